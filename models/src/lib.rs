@@ -1,1 +1,25 @@
-//! placeholder
+//! Golden models of GPU shared-memory bank mapping.
+//!
+//! Pure Rust, no RTL and no I/O: the generators in `rtl-gen` turn these specifications into
+//! Verilog, and the testbenches check that Verilog against the functions defined here.
+//!
+//! - [`geometry`]: the shape of a banked memory (`n` word-address bits, `2^m` banks).
+//! - [`hash`]: the hash families of the XOR paper's section 4 and their golden functions.
+//! - [`gf2`]: `m x n` matrices over GF(2), the family every XOR-based hash converts to.
+//! - [`config`]: the JSON/CLI configuration object shared by manifests and `--config` files.
+//! - [`congestion`]: the DMM congestion of one warp access.
+//! - [`patterns`]: the access-pattern classes of the XOR paper's section 3 as generators.
+
+pub mod config;
+pub mod congestion;
+pub mod error;
+pub mod geometry;
+pub mod gf2;
+pub mod hash;
+pub mod patterns;
+
+pub use config::HashConfigObject;
+pub use error::Error;
+pub use geometry::Geometry;
+pub use gf2::XorMatrix;
+pub use hash::{HashConfig, HashFunction, HashKind};
