@@ -1,0 +1,503 @@
+//! The self-checking testbench: its Verilog-2005 text ([`testbench_source`]) and the files a run
+//! needs ([`write_testbench`]).
+//!
+//! The testbench reads its vectors with `$readmemh` instead of embedding them, so its text
+//! depends only on the harness and the vector count: it can be snapshot-tested, and a Verilator
+//! build is reused by ccache whenever only the vector values change.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{BufWriter, Write as _};
+use std::path::{Path, PathBuf};
+
+use crate::bits::Bits;
+use crate::error::Error;
+use crate::harness::{Harness, PortSpec, Timing, Vector};
+
+/// At most this many `MISMATCH` lines are printed by a testbench.
+pub const MAX_REPORTED_MISMATCHES: usize = 10;
+
+/// What [`write_testbench`] produced: the testbench file, its two vector files, its top module
+/// and how many vectors it checks. Simulator drivers take this as their input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Testbench {
+    /// The testbench's top module, `tb_<dut>`.
+    pub top: String,
+    /// The testbench source file, `<dir>/tb_<dut>.v`.
+    pub source: PathBuf,
+    /// The stimulus file, `<dir>/<dut>.stim.hex` (one line per vector).
+    pub stimulus: PathBuf,
+    /// The expected-output file, `<dir>/<dut>.expect.hex` (one line per vector).
+    pub expected: PathBuf,
+    /// The number of vectors the testbench checks.
+    pub vectors: usize,
+}
+
+impl Testbench {
+    /// The folder holding the testbench and its vector files: simulations run with it as their
+    /// working directory, because the testbench opens its vector files by relative name.
+    pub fn dir(&self) -> &Path {
+        self.source.parent().unwrap_or(Path::new("."))
+    }
+
+    /// The DUT's module name (the top module without its `tb_` prefix).
+    pub fn dut(&self) -> &str {
+        self.top.strip_prefix("tb_").unwrap_or(&self.top)
+    }
+}
+
+/// The file name of the stimulus file for `dut`.
+pub fn stimulus_file_name(dut: &str) -> String {
+    format!("{dut}.stim.hex")
+}
+
+/// The file name of the expected-output file for `dut`.
+pub fn expected_file_name(dut: &str) -> String {
+    format!("{dut}.expect.hex")
+}
+
+/// Write the testbench for `harness` and `vectors` into `dir` (created if missing):
+/// `tb_<dut>.v`, `<dut>.stim.hex` and `<dut>.expect.hex`. The returned paths are absolute.
+///
+/// Fails if the harness is invalid, if there are no vectors, if a vector does not match the
+/// harness's port widths, or on an I/O error.
+pub fn write_testbench(
+    dir: &Path,
+    harness: &Harness,
+    vectors: &[Vector],
+) -> Result<Testbench, Error> {
+    harness.validate()?;
+    if vectors.is_empty() {
+        return Err(Error::InvalidHarness(format!(
+            "no vectors for `{}`: a testbench that checks nothing would pass vacuously",
+            harness.dut
+        )));
+    }
+    for (index, vector) in vectors.iter().enumerate() {
+        harness.check_vector(index, vector)?;
+    }
+    fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| Error::io(format!("resolving {}", dir.display()), e))?;
+
+    let top = harness.top();
+    let source = dir.join(format!("{top}.v"));
+    let stimulus = dir.join(stimulus_file_name(&harness.dut));
+    let expected = dir.join(expected_file_name(&harness.dut));
+
+    fs::write(&source, testbench_source(harness, vectors.len()))
+        .map_err(|e| Error::io(format!("writing {}", source.display()), e))?;
+    write_hex_lines(&stimulus, vectors.iter().map(|v| Bits::concat(&v.inputs)))?;
+    write_hex_lines(&expected, vectors.iter().map(|v| Bits::concat(&v.expected)))?;
+
+    Ok(Testbench {
+        top,
+        source,
+        stimulus,
+        expected,
+        vectors: vectors.len(),
+    })
+}
+
+/// Write one `$readmemh` line per value.
+fn write_hex_lines(path: &Path, values: impl Iterator<Item = Bits>) -> Result<(), Error> {
+    let err = |e| Error::io(format!("writing {}", path.display()), e);
+    let file = fs::File::create(path).map_err(err)?;
+    let mut out = BufWriter::new(file);
+    for value in values {
+        writeln!(out, "{}", value.to_hex()).map_err(err)?;
+    }
+    out.flush().map_err(err)
+}
+
+/// The Verilog-2005 text of the self-checking testbench `tb_<dut>` for `harness` and a run of
+/// `vectors` vectors. A pure function, so callers can snapshot it; it assumes a harness that
+/// passes [`Harness::validate`].
+///
+/// The testbench loads `<dut>.stim.hex` and `<dut>.expect.hex` from its working directory,
+/// refuses to give a verdict if either does not hold `vectors` fully defined lines, drives each
+/// stimulus, compares every output with `!==` (so X and Z fail), prints at most
+/// [`MAX_REPORTED_MISMATCHES`] `MISMATCH vector <i> in=<hex> expected=<hex> got=<hex>` lines, and
+/// ends with exactly one `<dut>: <P> passed, <F> failed` line (P + F = `vectors`).
+///
+/// A pipelined DUT gets a 10 ns clock, two cycles of reset, one vector per cycle and
+/// `latency - 1` drain cycles; besides the latency check, each vector fails if the outputs move
+/// between the moment its inputs are applied and the next rising edge (outputs that are not
+/// registered).
+///
+/// # Panics
+/// If `vectors` is 0 (a memory `[0:-1]` is not Verilog).
+pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
+    assert!(
+        vectors > 0,
+        "testbench_source: a testbench needs at least one vector"
+    );
+    let dut = &harness.dut;
+    let top = harness.top();
+    let in_w = harness.input_width();
+    let out_w = harness.output_width();
+    let stim_file = stimulus_file_name(dut);
+    let expect_file = expected_file_name(dut);
+    let pipelined = match harness.timing {
+        Timing::Combinational => None,
+        Timing::Pipelined { latency } => Some(latency),
+    };
+
+    let mut v = String::new();
+    let names = |ports: &[PortSpec]| {
+        ports
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // Header: what this is, and the contract the drivers rely on.
+    let _ = writeln!(
+        v,
+        "// Self-checking testbench for module `{dut}`.\n\
+         // Generated by the testbenches crate {version}; do not edit.\n\
+         // Timing: {timing}.\n\
+         // Stimulus: {stim_file}, one hex line per vector: {{{ins}}}.\n\
+         // Expected: {expect_file}, one hex line per vector: {{{outs}}}.\n\
+         // Prints at most {max} MISMATCH lines, then exactly one line `{dut}: P passed, F failed`.\n\
+         `timescale 1ns/1ps\n\
+         \n\
+         module {top};\n\
+         \x20 localparam integer N = {vectors};\n\
+         \x20 localparam integer IN_W = {in_w};\n\
+         \x20 localparam integer OUT_W = {out_w};\n\
+         \x20 localparam integer MAX_REPORTS = {max};",
+        version = env!("CARGO_PKG_VERSION"),
+        timing = match pipelined {
+            None => "combinational".to_owned(),
+            Some(l) => format!("pipelined, latency {l}, clk_i period 10 ns, active-low async rst_ni"),
+        },
+        ins = names(&harness.inputs),
+        outs = names(&harness.outputs),
+        max = MAX_REPORTED_MISMATCHES,
+    );
+    if let Some(latency) = pipelined {
+        let _ = writeln!(v, "  localparam integer LATENCY = {latency};");
+    }
+
+    // Vector memories and the nets around the DUT.
+    let _ = writeln!(
+        v,
+        "\n  reg [IN_W-1:0] stimulus_mem [0:N-1];\n\
+         \x20 reg [OUT_W-1:0] expected_mem [0:N-1];\n\
+         \n\
+         \x20 reg [IN_W-1:0] tb_stim;\n\
+         \x20 wire [OUT_W-1:0] tb_got;"
+    );
+    if pipelined.is_some() {
+        let _ = writeln!(
+            v,
+            "  reg [OUT_W-1:0] tb_last;\n\
+             \x20 reg tb_fail [0:N-1];\n\
+             \x20 reg tb_clk;\n\
+             \x20 reg tb_rst_n;"
+        );
+    }
+    let _ = writeln!(
+        v,
+        "  integer tb_i;\n\
+         \x20 integer tb_passed;\n\
+         \x20 integer tb_failed;\n\
+         \x20 integer tb_reports;\n\
+         \x20 reg tb_load_ok;"
+    );
+    if pipelined.is_some() {
+        let _ = writeln!(v, "  integer tb_c;");
+    }
+    v.push('\n');
+    for port in harness.inputs.iter().chain(&harness.outputs) {
+        let _ = writeln!(v, "  wire [{}:0] {};", port.width - 1, port.name);
+    }
+    v.push('\n');
+    let mut msb = in_w;
+    for port in &harness.inputs {
+        let lsb = msb - port.width;
+        let _ = writeln!(v, "  assign {} = tb_stim[{}:{}];", port.name, msb - 1, lsb);
+        msb = lsb;
+    }
+    let _ = writeln!(v, "  assign tb_got = {{{}}};", names(&harness.outputs));
+
+    // The DUT, by name, with named connections.
+    let mut conns: Vec<String> = Vec::new();
+    if pipelined.is_some() {
+        conns.push(".clk_i(tb_clk)".into());
+        conns.push(".rst_ni(tb_rst_n)".into());
+    }
+    for port in harness.inputs.iter().chain(&harness.outputs) {
+        conns.push(format!(".{0}({0})", port.name));
+    }
+    let _ = writeln!(v, "\n  {dut} u_dut (\n    {}\n  );", conns.join(",\n    "));
+
+    // Load the vectors and refuse to judge if they did not load. A file with fewer lines than N
+    // (or none) leaves the last word unwritten, which a 2-state simulator cannot show as X: so
+    // that word is preset to zeros and, if it still reads zero, preset to ones and loaded again.
+    // A 4-state simulator leaves unreadable words X, which the parity test catches (written
+    // without an `x` literal, so a 2-state simulator sees no false alarm).
+    let _ = writeln!(
+        v,
+        "\n  initial begin\n\
+         \x20   tb_load_ok = 1'b1;\n\
+         {}\
+         {}\
+         \x20   for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin\n\
+         \x20     if ((^stimulus_mem[tb_i] !== 1'b0 && ^stimulus_mem[tb_i] !== 1'b1) ||\n\
+         \x20         (^expected_mem[tb_i] !== 1'b0 && ^expected_mem[tb_i] !== 1'b1)) begin\n\
+         \x20       tb_load_ok = 1'b0;\n\
+         \x20     end\n\
+         \x20   end\n\
+         \x20   tb_passed = 0;\n\
+         \x20   tb_failed = 0;\n\
+         \x20   tb_reports = 0;\n\
+         \x20   if (!tb_load_ok) begin\n\
+         \x20     $display(\"ERROR: {top}: {stim_file} / {expect_file} do not hold %0d defined vectors\", N);\n\
+         \x20   end else begin",
+        load("stimulus_mem", "IN_W", &stim_file),
+        load("expected_mem", "OUT_W", &expect_file),
+    );
+    match pipelined {
+        None => push_combinational(&mut v),
+        Some(latency) => push_pipelined(&mut v, latency),
+    }
+    let _ = writeln!(
+        v,
+        "      $display(\"{dut}: %0d passed, %0d failed\", tb_passed, tb_failed);\n\
+         \x20   end\n\
+         \x20   $finish;\n\
+         \x20 end\n\
+         endmodule"
+    );
+    v
+}
+
+/// The Verilog that loads `file` into `mem` (words `width` bits wide) and clears `tb_load_ok`
+/// if the file does not reach the last word.
+fn load(mem: &str, width: &str, file: &str) -> String {
+    format!(
+        "    {mem}[N-1] = {{{width}{{1'b0}}}};\n\
+         \x20   $readmemh(\"{file}\", {mem}, 0, N-1);\n\
+         \x20   if ({mem}[N-1] == {{{width}{{1'b0}}}}) begin\n\
+         \x20     {mem}[N-1] = {{{width}{{1'b1}}}};\n\
+         \x20     $readmemh(\"{file}\", {mem}, 0, N-1);\n\
+         \x20     if ({mem}[N-1] != {{{width}{{1'b0}}}}) begin\n\
+         \x20       tb_load_ok = 1'b0;\n\
+         \x20     end\n\
+         \x20   end\n"
+    )
+}
+
+/// The Verilog that reports one mismatch (bounded by `MAX_REPORTS`), `indent` deep.
+fn report(indent: &str, index: &str, input: &str, expected: &str, note: &str) -> String {
+    format!(
+        "{indent}if (tb_reports < MAX_REPORTS) begin\n\
+         {indent}  $display(\"MISMATCH vector %0d in=%h expected=%h got=%h{note}\",\n\
+         {indent}           {index}, {input}, {expected}, tb_got);\n\
+         {indent}end\n\
+         {indent}tb_reports = tb_reports + 1;\n"
+    )
+}
+
+/// The check loop of a combinational DUT: apply, settle 1 ns, compare.
+fn push_combinational(v: &mut String) {
+    let _ = write!(
+        v,
+        "      for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin\n\
+         \x20       tb_stim = stimulus_mem[tb_i];\n\
+         \x20       #1;\n\
+         \x20       if (tb_got !== expected_mem[tb_i]) begin\n\
+         \x20         tb_failed = tb_failed + 1;\n\
+         {}\
+         \x20       end else begin\n\
+         \x20         tb_passed = tb_passed + 1;\n\
+         \x20       end\n\
+         \x20     end\n",
+        report("          ", "tb_i", "tb_stim", "expected_mem[tb_i]", "")
+    );
+}
+
+/// The clocked check loop of a pipelined DUT (see [`testbench_source`]).
+fn push_pipelined(v: &mut String, latency: u32) {
+    // With LATENCY == 1 every cycle has an output to check and the index is the cycle itself;
+    // emitting the general form would give Verilator a constant comparison to warn about.
+    let (guard_open, guard_close, index, pad) = if latency == 1 {
+        (String::new(), String::new(), "tb_c", "")
+    } else {
+        (
+            "        if (tb_c >= LATENCY - 1) begin\n".to_owned(),
+            "        end\n".to_owned(),
+            "tb_c - LATENCY + 1",
+            "  ",
+        )
+    };
+    let _ = write!(
+        v,
+        "      for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin\n\
+         \x20       tb_fail[tb_i] = 1'b0;\n\
+         \x20     end\n\
+         \x20     tb_clk = 1'b0;\n\
+         \x20     tb_rst_n = 1'b0;\n\
+         \x20     tb_stim = {{IN_W{{1'b0}}}};\n\
+         \x20     // Two clock cycles in reset, released at a falling edge.\n\
+         \x20     repeat (2) begin\n\
+         \x20       #5 tb_clk = 1'b1;\n\
+         \x20       #5 tb_clk = 1'b0;\n\
+         \x20     end\n\
+         \x20     tb_last = tb_got;\n\
+         \x20     tb_rst_n = 1'b1;\n\
+         \x20     // One vector per cycle, then LATENCY - 1 cycles to drain the pipeline.\n\
+         \x20     for (tb_c = 0; tb_c < N + LATENCY - 1; tb_c = tb_c + 1) begin\n\
+         \x20       // Falling edge: apply the next stimulus (the last one is held while draining).\n\
+         \x20       if (tb_c < N) begin\n\
+         \x20         tb_stim = stimulus_mem[tb_c];\n\
+         \x20       end\n\
+         \x20       #1;\n\
+         \x20       // Registered outputs must not follow the inputs before the rising edge.\n\
+         \x20       if (tb_c < N && tb_got !== tb_last) begin\n\
+         \x20         tb_fail[tb_c] = 1'b1;\n\
+         {reg_report}\
+         \x20       end\n\
+         \x20       #4 tb_clk = 1'b1;\n\
+         \x20       #1;\n\
+         {guard_open}\
+         {pad}        if (tb_got !== expected_mem[{index}]) begin\n\
+         {pad}          tb_fail[{index}] = 1'b1;\n\
+         {cmp_report}\
+         {pad}        end\n\
+         {guard_close}\
+         \x20       tb_last = tb_got;\n\
+         \x20       #4 tb_clk = 1'b0;\n\
+         \x20     end\n\
+         \x20     for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin\n\
+         \x20       if (tb_fail[tb_i]) begin\n\
+         \x20         tb_failed = tb_failed + 1;\n\
+         \x20       end else begin\n\
+         \x20         tb_passed = tb_passed + 1;\n\
+         \x20       end\n\
+         \x20     end\n",
+        reg_report = report(
+            "          ",
+            "tb_c",
+            "tb_stim",
+            "tb_last",
+            " (outputs changed before the clock edge: not registered)"
+        ),
+        cmp_report = report(
+            &format!("{pad}          "),
+            index,
+            &format!("stimulus_mem[{index}]"),
+            &format!("expected_mem[{index}]"),
+            ""
+        ),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn harness(timing: Timing) -> Harness {
+        Harness {
+            dut: "mix".into(),
+            inputs: vec![PortSpec::new("a_i", 8), PortSpec::new("b_i", 3)],
+            outputs: vec![PortSpec::new("y_o", 8), PortSpec::new("v_o", 1)],
+            timing,
+        }
+    }
+
+    fn vector(a: u64, b: u64) -> Vector {
+        Vector {
+            inputs: vec![Bits::from_u64(a, 8), Bits::from_u64(b, 3)],
+            expected: vec![Bits::from_u64(a ^ b, 8), Bits::from_u64(a & 1, 1)],
+        }
+    }
+
+    #[test]
+    fn combinational_source_wires_ports_in_order() {
+        let text = testbench_source(&harness(Timing::Combinational), 5);
+        assert_eq!(text, testbench_source(&harness(Timing::Combinational), 5));
+        for needle in [
+            "`timescale 1ns/1ps",
+            "module tb_mix;",
+            "localparam integer N = 5;",
+            "localparam integer IN_W = 11;",
+            "localparam integer OUT_W = 9;",
+            "reg [IN_W-1:0] stimulus_mem [0:N-1];",
+            "reg [OUT_W-1:0] expected_mem [0:N-1];",
+            "$readmemh(\"mix.stim.hex\", stimulus_mem, 0, N-1);",
+            "$readmemh(\"mix.expect.hex\", expected_mem, 0, N-1);",
+            "assign a_i = tb_stim[10:3];",
+            "assign b_i = tb_stim[2:0];",
+            "assign tb_got = {y_o, v_o};",
+            "wire [0:0] v_o;",
+            "mix u_dut (\n    .a_i(a_i),\n    .b_i(b_i),\n    .y_o(y_o),\n    .v_o(v_o)\n  );",
+            "if (tb_got !== expected_mem[tb_i]) begin",
+            "$display(\"mix: %0d passed, %0d failed\", tb_passed, tb_failed);",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+        assert!(
+            !text.contains("clk"),
+            "a combinational testbench has no clock"
+        );
+        assert!(!text.contains("lint_off"));
+        assert_eq!(text.matches("%0d passed, %0d failed").count(), 1);
+    }
+
+    #[test]
+    fn pipelined_source_has_clock_reset_and_latency() {
+        let text = testbench_source(&harness(Timing::Pipelined { latency: 3 }), 5);
+        for needle in [
+            "localparam integer LATENCY = 3;",
+            ".clk_i(tb_clk),\n    .rst_ni(tb_rst_n),",
+            "for (tb_c = 0; tb_c < N + LATENCY - 1; tb_c = tb_c + 1) begin",
+            "if (tb_c >= LATENCY - 1) begin",
+            "expected_mem[tb_c - LATENCY + 1]",
+            "not registered",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+        let one = testbench_source(&harness(Timing::Pipelined { latency: 1 }), 5);
+        assert!(one.contains("expected_mem[tb_c]") && !one.contains("LATENCY - 1) begin"));
+    }
+
+    #[test]
+    fn write_testbench_writes_three_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = harness(Timing::Combinational);
+        let tb = write_testbench(dir.path(), &h, &[vector(0xab, 5), vector(1, 0)]).unwrap();
+        assert_eq!(tb.top, "tb_mix");
+        assert_eq!(tb.dut(), "mix");
+        assert_eq!(tb.vectors, 2);
+        assert!(tb.source.is_absolute() && tb.source.ends_with("tb_mix.v"));
+        assert_eq!(tb.dir(), dir.path().canonicalize().unwrap());
+        assert_eq!(
+            std::fs::read_to_string(&tb.source).unwrap(),
+            testbench_source(&h, 2)
+        );
+        // {8'hab, 3'd5} = 11'h55d; {8'hae, 1'b1} = 9'h15d.
+        assert_eq!(std::fs::read_to_string(&tb.stimulus).unwrap(), "55d\n008\n");
+        assert_eq!(std::fs::read_to_string(&tb.expected).unwrap(), "15d\n003\n");
+    }
+
+    #[test]
+    fn write_testbench_rejects_bad_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = harness(Timing::Combinational);
+        assert!(matches!(
+            write_testbench(dir.path(), &h, &[]),
+            Err(Error::InvalidHarness(_))
+        ));
+        let mut bad = vector(1, 1);
+        bad.expected[1] = Bits::zero(2);
+        let err = write_testbench(dir.path(), &h, &[vector(0, 0), bad]).unwrap_err();
+        assert!(
+            matches!(err, Error::InvalidVector { index: 1, .. }),
+            "{err}"
+        );
+    }
+}
