@@ -1,1 +1,36 @@
-//! placeholder
+//! Synthesis of generated RTL with Yosys, and the numbers it reports.
+//!
+//! [`synthesize`] fills one of two Yosys scripts kept under `synth/scripts/`, writes it
+//! to the request's work folder as `synth.ys` (rerun by hand with the report's
+//! `command`), runs Yosys and parses the reports it wrote into a [`SynthReport`]:
+//!
+//! - **Generic** (no liberty; needs only Yosys): `synth -top <top> -flatten`, then ABC
+//!   maps the logic to two-input gates and a 2:1 mux
+//!   (`abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX`, plus the NOT and BUF ABC
+//!   always has). This set makes every cell one gate level, so `ltp -noff` gives the
+//!   depth in gates, and it keeps XOR and MUX as single cells, which is what bank
+//!   hashers are made of. Reports cells by type, the `stat -tech cmos` transistor
+//!   estimate and the depth.
+//! - **Liberty** (a `.lib` or `.lib.gz`): `dfflibmap` and `abc -liberty` map to the
+//!   library's cells, `stat -liberty` gives the area, and ABC's `stime -p` (at the end of
+//!   `scripts/liberty.abc`) the critical-path delay in ps; for designs with flip-flops,
+//!   the register-limited delay and the fmax it implies (see [`SynthReport`] for exactly
+//!   what those include).
+//!
+//! Yosys is found through `$YOSYS` or `PATH`; [`render_table`] prints reports for a
+//! terminal. Paths with spaces work for Yosys commands but not for ABC's own
+//! `read_lib`/`source`, so keep liberty files and work folders free of spaces.
+
+mod error;
+mod liberty;
+pub mod parse;
+mod report;
+mod runner;
+pub mod script;
+mod table;
+mod tool;
+
+pub use error::Error;
+pub use report::{CriticalPath, Mode, SynthReport, SynthRequest, FORMAT_VERSION};
+pub use runner::{synthesize, LOG_FILE, REPORT_FILE};
+pub use table::render_table;

@@ -1,0 +1,82 @@
+//! The crate's error type.
+
+use std::path::PathBuf;
+
+/// Everything that can stop [`crate::synthesize`] from producing a report.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No usable Yosys binary was found (neither `$YOSYS` nor `yosys` on `PATH` runs).
+    #[error(
+        "Yosys not found: {detail}. Install it with `apt-get install -y yosys`, \
+         or set YOSYS to the path of a yosys binary"
+    )]
+    YosysMissing {
+        /// What was tried and how it failed.
+        detail: String,
+    },
+
+    /// The liberty file could not be read, decompressed or recognised.
+    #[error("liberty file {}: {reason}", path.display())]
+    Liberty {
+        /// The liberty path as the caller gave it.
+        path: PathBuf,
+        /// Why it is unusable.
+        reason: String,
+    },
+
+    /// The request itself is malformed (no files, an empty or unsafe top name, ...).
+    #[error("invalid synthesis request: {0}")]
+    InvalidRequest(String),
+
+    /// A Verilog input file does not exist or cannot be read.
+    #[error("Verilog input {}: {source}", path.display())]
+    Input {
+        /// The file as given in the request.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+
+    /// Writing into the work directory failed.
+    #[error("cannot write {}: {source}", path.display())]
+    WorkDir {
+        /// The file or folder that could not be written.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+
+    /// Yosys ran and rejected the design (exit status non-zero).
+    #[error("Yosys rejected design `{top}`: {message} (full log: {})", log.display())]
+    Rejected {
+        /// The requested top module.
+        top: String,
+        /// Yosys' `ERROR:` line (with its `file:line:` prefix when Yosys gives one), or
+        /// the exit status and the last lines of its error output when there is none.
+        message: String,
+        /// The Yosys log file.
+        log: PathBuf,
+    },
+
+    /// Liberty mode left generic Yosys cells that the library has no cell for, so an
+    /// area would silently leave them out.
+    #[error(
+        "the liberty library has no cell for {cells} left in the netlist \
+         (full log: {})", log.display()
+    )]
+    Unmapped {
+        /// The unmapped cell types with their counts, e.g. `$_DLATCH_P_ x2`.
+        cells: String,
+        /// The Yosys log file.
+        log: PathBuf,
+    },
+
+    /// Yosys succeeded but one of its reports did not have the expected shape.
+    #[error("cannot parse {what} in {}", file.display())]
+    Parse {
+        /// Which value was looked for.
+        what: String,
+        /// The report file that was read.
+        file: PathBuf,
+    },
+}

@@ -1,0 +1,127 @@
+//! The synthesis request and report types.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the [`SynthReport`] JSON layout; bumped whenever a field changes meaning
+/// or is removed (adding an optional field does not bump it).
+pub const FORMAT_VERSION: u32 = 1;
+
+/// What to synthesize and where to put the scripts, logs and reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SynthRequest {
+    /// Verilog sources, read in order. Files ending in `.sv` are read with
+    /// `read_verilog -sv`, all others as Verilog-2005.
+    pub files: Vec<PathBuf>,
+    /// Name of the top module.
+    pub top: String,
+    /// A liberty file (plain or gzip-compressed) selects [`Mode::Liberty`]; `None`
+    /// selects [`Mode::Generic`].
+    pub liberty: Option<PathBuf>,
+    /// Folder that receives `synth.ys`, `synth.log`, the reports Yosys writes
+    /// (`stat_pre.txt`, `stat.txt`, `ltp.txt` or `abc.txt`), the mapped `netlist.v`
+    /// and `report.json`. Created when missing; earlier outputs in it are overwritten.
+    pub work_dir: PathBuf,
+}
+
+/// Which flow produced a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Yosys' built-in gates (`scripts/generic.ys`): cell counts, a CMOS transistor
+    /// estimate and the logic depth in gates. Needs no liberty file.
+    Generic,
+    /// A liberty library's standard cells (`scripts/liberty.ys`): area in um² and the
+    /// critical-path delay from ABC's static timing.
+    Liberty,
+}
+
+impl Mode {
+    /// The lowercase name used in JSON and tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Generic => "generic",
+            Mode::Liberty => "liberty",
+        }
+    }
+}
+
+/// The slowest path ABC found through the combinational logic (liberty mode only).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CriticalPath {
+    /// Start point as ABC names it: a Yosys net, e.g. `\addr_i [3]` (an input port bit)
+    /// or a flip-flop's output net.
+    pub from: String,
+    /// End point: an output port bit or a flip-flop's input net (e.g. `$0\q[0:0]`).
+    pub to: String,
+    /// Library cells along the path.
+    pub cells: u32,
+}
+
+/// The numbers one synthesis run produced, with what is needed to reproduce it.
+///
+/// Every number is taken from a report Yosys or ABC printed; nothing is estimated by this
+/// crate except `fmax_mhz`, which is `1e6 / reg_delay_ps`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SynthReport {
+    /// Layout version of this record, [`FORMAT_VERSION`] when written by this crate.
+    pub format_version: u32,
+    /// The top module.
+    pub top: String,
+    /// The flow that ran.
+    pub mode: Mode,
+    /// What `yosys -V` printed, e.g. `Yosys 0.23 (git sha1 7ce5011c24b)`.
+    pub yosys_version: String,
+    /// Liberty mode: the library name from the file's `library (...)` group followed by
+    /// the path as given, e.g. `NangateOpenCellLibrary (../shared/pdk/nangate45_typ.lib.gz)`.
+    pub liberty: Option<String>,
+    /// The filled-in Yosys script (`<work_dir>/synth.ys`).
+    pub script: PathBuf,
+    /// A shell command that reruns the synthesis by hand and rewrites every report.
+    pub command: String,
+    /// Cell counts by type after mapping, from `stat`: Yosys gate types such as `$_XOR_`
+    /// and `$_DFF_PN0_` in generic mode, library cell names in liberty mode. Flip-flops
+    /// are included.
+    pub cells: BTreeMap<String, u64>,
+    /// Total number of cells (the sum of `cells`).
+    pub cell_count: u64,
+    /// Generic mode: the transistor estimate of `stat -tech cmos`, which sums Yosys'
+    /// CMOS cost table (`kernel/cost.h`: NOT 2, NAND/NOR 4, AND/OR/ANDNOT/ORNOT 6,
+    /// XOR/XNOR/MUX 12, ...). Cell types missing from that table count zero; see
+    /// `transistors_partial`.
+    pub transistors: Option<u64>,
+    /// True when some cells have no CMOS cost in Yosys (Yosys prints `N+`): flip-flops
+    /// with reset or enable, for example, so `transistors` is then a lower bound.
+    #[serde(default)]
+    pub transistors_partial: bool,
+    /// Logic depth in cells. Generic mode: the longest topological path of `ltp -noff`,
+    /// counting every gate (inverters included) from an input port or flip-flop output
+    /// to an output port or flip-flop input. Liberty mode: the number of library cells
+    /// on ABC's critical (slowest) path, which need not be the deepest path.
+    pub depth_gates: Option<u32>,
+    /// Liberty mode: chip area from `stat -liberty`, in the library's area unit (um² for
+    /// sky130 and NanGate45), flip-flops included. Wires are not counted.
+    pub area_um2: Option<f64>,
+    /// Liberty mode: ABC's `stime` critical-path delay in ps through the combinational
+    /// logic, whose inputs are the input ports and flip-flop outputs and whose outputs
+    /// are the output ports and flip-flop inputs. ABC uses the library's delay tables
+    /// with no wire load; it excludes clock-to-Q and setup. `0` when there is no logic.
+    pub delay_ps: Option<f64>,
+    /// Flip-flop bits, counted after `synth` and before any mapping.
+    pub registers: u64,
+    /// Liberty mode with `registers > 0`: the delay that limits the clock, which is
+    /// `delay_ps` (ABC times only the logic between flip-flops and ports, so its
+    /// critical path is the longest flip-flop-to-flip-flop, port-to-flip-flop,
+    /// flip-flop-to-port or port-to-port path). Clock-to-Q, setup and wires are not in it.
+    pub reg_delay_ps: Option<f64>,
+    /// `1e6 / reg_delay_ps` (ps to MHz). Because clock-to-Q, setup, skew and wires are
+    /// left out this is an upper bound on the real fmax; `None` when there are no
+    /// registers or no logic between them.
+    pub fmax_mhz: Option<f64>,
+    /// Liberty mode: ABC's critical path end points (to tell a register path from a
+    /// port-to-port one). `None` when there is no logic.
+    #[serde(default)]
+    pub critical_path: Option<CriticalPath>,
+}

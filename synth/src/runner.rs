@@ -1,0 +1,290 @@
+//! Running Yosys on a request and turning its reports into a [`SynthReport`].
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::error::Error;
+use crate::liberty::{self, Liberty};
+use crate::parse;
+use crate::report::{Mode, SynthReport, SynthRequest, FORMAT_VERSION};
+use crate::script;
+use crate::tool::{self, Yosys};
+
+/// The Yosys log file in the work folder.
+pub const LOG_FILE: &str = "synth.log";
+/// The JSON report written next to the script.
+pub const REPORT_FILE: &str = "report.json";
+/// `stat` after `synth`, before mapping: the flip-flop count comes from it.
+const STAT_PRE_FILE: &str = "stat_pre.txt";
+/// `stat` of the mapped netlist.
+const STAT_FILE: &str = "stat.txt";
+/// `ltp -noff` of the mapped netlist (generic mode).
+const LTP_FILE: &str = "ltp.txt";
+/// The `abc` pass output with ABC's `stime -p` (liberty mode).
+const ABC_OUT_FILE: &str = "abc.txt";
+/// Outputs of an earlier run that must not be mistaken for this run's.
+const OUTPUTS: [&str; 7] = [
+    LOG_FILE,
+    REPORT_FILE,
+    STAT_PRE_FILE,
+    STAT_FILE,
+    LTP_FILE,
+    ABC_OUT_FILE,
+    "netlist.v",
+];
+
+/// Runs the generic flow (no liberty) or the liberty flow on `req` and returns the
+/// parsed report; the script, log, Yosys reports, mapped `netlist.v` and `report.json`
+/// stay in `req.work_dir`.
+///
+/// Errors: [`Error::YosysMissing`], [`Error::Liberty`] (naming the path),
+/// [`Error::Rejected`] (with Yosys' `ERROR:` line), [`Error::Input`],
+/// [`Error::InvalidRequest`], [`Error::WorkDir`], [`Error::Unmapped`], [`Error::Parse`].
+pub fn synthesize(req: &SynthRequest) -> Result<SynthReport, Error> {
+    check_top(&req.top)?;
+    if req.files.is_empty() {
+        return Err(Error::InvalidRequest("no Verilog files given".into()));
+    }
+    let files = req
+        .files
+        .iter()
+        .map(|f| {
+            std::fs::canonicalize(f).map_err(|source| Error::Input {
+                path: f.clone(),
+                source,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+
+    std::fs::create_dir_all(&req.work_dir).map_err(|source| Error::WorkDir {
+        path: req.work_dir.clone(),
+        source,
+    })?;
+    let work = std::fs::canonicalize(&req.work_dir).map_err(|source| Error::WorkDir {
+        path: req.work_dir.clone(),
+        source,
+    })?;
+    let lib = match &req.liberty {
+        Some(p) => Some(liberty::prepare(p, &work)?),
+        None => None,
+    };
+    let yosys = tool::find_yosys()?;
+
+    let script_text = match &lib {
+        None => script::generic(&files, &req.top),
+        Some(l) => {
+            write(&work.join(script::ABC_FILE), script::LIBERTY_ABC)?;
+            script::liberty(&files, &req.top, &l.plain, script::ABC_FILE)
+        }
+    };
+    for f in OUTPUTS {
+        let _ = std::fs::remove_file(work.join(f));
+    }
+    let script_path = work.join(script::SCRIPT_FILE);
+    write(&script_path, &script_text)?;
+
+    run_yosys(&yosys, &work, &req.top)?;
+    let report = collect(req, &work, &yosys, lib.as_ref(), script_path)?;
+
+    let mut json = serde_json::to_string_pretty(&report).expect("a report always serializes");
+    json.push('\n');
+    write(&work.join(REPORT_FILE), &json)?;
+    Ok(report)
+}
+
+/// Refuses top names that would break the script (whitespace, `;`, quotes, `#`).
+fn check_top(top: &str) -> Result<(), Error> {
+    if top.is_empty() {
+        return Err(Error::InvalidRequest("empty top module name".into()));
+    }
+    if top
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, ';' | '"' | '#'))
+    {
+        return Err(Error::InvalidRequest(format!(
+            "top module name {top:?} contains whitespace, `;`, `\"` or `#`"
+        )));
+    }
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), Error> {
+    std::fs::write(path, text).map_err(|source| Error::WorkDir {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Shell-quotes `s` when it holds anything beyond a conservative safe set.
+fn shell_quote(s: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./+=:,@%".contains(c);
+    if !s.is_empty() && s.chars().all(safe) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// The arguments Yosys runs with, relative to the work folder.
+const YOSYS_ARGS: [&str; 5] = ["-q", "-l", LOG_FILE, "-s", script::SCRIPT_FILE];
+
+/// The shell command that reproduces the run.
+fn command_line(yosys: &Yosys, work: &Path) -> String {
+    format!(
+        "cd {} && {} {}",
+        shell_quote(&work.to_string_lossy()),
+        shell_quote(&yosys.program.to_string_lossy()),
+        YOSYS_ARGS.join(" ")
+    )
+}
+
+fn run_yosys(yosys: &Yosys, work: &Path, top: &str) -> Result<(), Error> {
+    let out = Command::new(&yosys.program)
+        .args(YOSYS_ARGS)
+        .current_dir(work)
+        .output()
+        .map_err(|e| Error::YosysMissing {
+            detail: format!("{} does not run: {e}", yosys.program.display()),
+        })?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let log = work.join(LOG_FILE);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let message = parse::parse_yosys_error(&stderr)
+        .or_else(|| parse::parse_yosys_error(&std::fs::read_to_string(&log).ok()?))
+        .unwrap_or_else(|| {
+            let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            format!("Yosys exited with {}: {}", out.status, tail.join(" | "))
+        });
+    Err(Error::Rejected {
+        top: top.to_string(),
+        message,
+        log,
+    })
+}
+
+/// Reads a report file Yosys wrote; a missing one is a parse error naming it.
+fn read_report(work: &Path, name: &str) -> Result<(String, PathBuf), Error> {
+    let path = work.join(name);
+    let text = std::fs::read_to_string(&path).map_err(|_| Error::Parse {
+        what: format!("{name} (not written)"),
+        file: path.clone(),
+    })?;
+    Ok((text, path))
+}
+
+fn collect(
+    req: &SynthRequest,
+    work: &Path,
+    yosys: &Yosys,
+    lib: Option<&Liberty>,
+    script: PathBuf,
+) -> Result<SynthReport, Error> {
+    let parse_err = |what: &str, file: &Path| Error::Parse {
+        what: what.to_string(),
+        file: file.to_path_buf(),
+    };
+
+    let (pre, pre_path) = read_report(work, STAT_PRE_FILE)?;
+    let pre = parse::parse_stat(&pre, &req.top).ok_or_else(|| parse_err("stat", &pre_path))?;
+    let registers = parse::count_flip_flops(&pre.cells);
+
+    let (stat_text, stat_path) = read_report(work, STAT_FILE)?;
+    let stat =
+        parse::parse_stat(&stat_text, &req.top).ok_or_else(|| parse_err("stat", &stat_path))?;
+
+    let mut report = SynthReport {
+        format_version: FORMAT_VERSION,
+        top: req.top.clone(),
+        mode: if lib.is_some() {
+            Mode::Liberty
+        } else {
+            Mode::Generic
+        },
+        yosys_version: yosys.version.clone(),
+        liberty: lib.map(|l| format!("{} ({})", l.library, l.given.display())),
+        script,
+        command: command_line(yosys, work),
+        cells: stat.cells.clone(),
+        cell_count: stat.cell_count,
+        transistors: None,
+        transistors_partial: false,
+        depth_gates: None,
+        area_um2: None,
+        delay_ps: None,
+        registers,
+        reg_delay_ps: None,
+        fmax_mhz: None,
+        critical_path: None,
+    };
+
+    match lib {
+        None => {
+            let t = stat
+                .transistors
+                .ok_or_else(|| parse_err("Estimated number of transistors", &stat_path))?;
+            report.transistors = Some(t.count);
+            report.transistors_partial = t.partial;
+            let (ltp, ltp_path) = read_report(work, LTP_FILE)?;
+            report.depth_gates =
+                Some(parse::parse_ltp(&ltp).ok_or_else(|| parse_err("ltp length", &ltp_path))?);
+        }
+        Some(_) => {
+            let unmapped: Vec<String> = stat
+                .cells
+                .iter()
+                .filter(|(t, _)| t.starts_with('$'))
+                .map(|(t, n)| format!("{t} x{n}"))
+                .collect();
+            if !unmapped.is_empty() {
+                return Err(Error::Unmapped {
+                    cells: unmapped.join(", "),
+                    log: work.join(LOG_FILE),
+                });
+            }
+            report.area_um2 = Some(stat.area.unwrap_or(0.0));
+            if stat.area.is_none() && stat.cell_count > 0 {
+                return Err(parse_err("Chip area", &stat_path));
+            }
+            let (abc, abc_path) = read_report(work, ABC_OUT_FILE)?;
+            let timing = parse::parse_abc_timing(&abc)
+                .ok_or_else(|| parse_err("ABC stime Delay", &abc_path))?;
+            report.delay_ps = Some(timing.delay_ps);
+            report.depth_gates = Some(timing.path.as_ref().map_or(0, |p| p.cells));
+            report.critical_path = timing.path;
+            if registers > 0 {
+                report.reg_delay_ps = Some(timing.delay_ps);
+                if timing.delay_ps > 0.0 {
+                    report.fmax_mhz = Some(1e6 / timing.delay_ps);
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting() {
+        assert_eq!(shell_quote("/usr/bin/yosys"), "/usr/bin/yosys");
+        assert_eq!(shell_quote("/tmp/a b"), "'/tmp/a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn top_names() {
+        assert!(check_top("bank_hash").is_ok());
+        assert!(check_top("\\escaped$name").is_ok());
+        for bad in ["", "a b", "a;b", "a\"", "a#b", "a\nb"] {
+            assert!(
+                matches!(check_top(bad), Err(Error::InvalidRequest(_))),
+                "{bad:?}"
+            );
+        }
+    }
+}
