@@ -5,6 +5,8 @@
 //! can hold (a shifted-out bit-vector simply brings in zeros).
 
 use crate::{geometry::low_mask, Error, Geometry, XorMatrix};
+use rand::seq::SliceRandom;
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -323,6 +325,48 @@ impl HashConfig {
         };
         debug_assert!(rows.iter().all(|r: &u64| r & !low_mask(n) == 0));
         XorMatrix::new(n, rows)
+    }
+
+    /// A uniformly random valid configuration of `kind` for `geometry` (for testbenches and
+    /// searches; random xor-matrices may be rank-deficient).
+    pub fn random(kind: HashKind, geometry: Geometry, rng: &mut impl Rng) -> Self {
+        let n = geometry.addr_bits();
+        let m = geometry.bank_bits() as usize;
+        let function = match kind {
+            HashKind::Modulo => HashFunction::Modulo,
+            HashKind::BitvectorPerm => HashFunction::BitvectorPerm {
+                k: rng.gen_range(0..=n - m as u32),
+            },
+            HashKind::BitvectorXor => HashFunction::BitvectorXor {
+                k1: rng.gen_range(0..=n - m as u32),
+                k2: rng.gen_range(0..n),
+                mask: rng.gen::<u64>() & geometry.bank_mask(),
+            },
+            HashKind::BitwisePerm => {
+                let mut bits: Vec<u32> = (0..n).collect();
+                bits.shuffle(rng);
+                bits.truncate(m);
+                HashFunction::BitwisePerm { bits }
+            }
+            HashKind::BitwiseXor => {
+                let mut pairs: Vec<(u32, u32)> =
+                    (0..n).flat_map(|a| (a..n).map(move |b| (a, b))).collect();
+                pairs.shuffle(rng);
+                pairs.truncate(m);
+                let pairs = pairs
+                    .into_iter()
+                    .map(|(a, b)| if rng.gen() { (a, b) } else { (b, a) })
+                    .collect();
+                HashFunction::BitwiseXor { pairs }
+            }
+            HashKind::XorMatrix => HashFunction::XorMatrix {
+                rows: (0..m)
+                    .map(|_| rng.gen::<u64>() & geometry.addr_mask())
+                    .collect(),
+            },
+        };
+        Self::new(geometry, function)
+            .unwrap_or_else(|e| unreachable!("random {kind} config invalid: {e}"))
     }
 
     /// Refuses a hash whose matrix has rank below `m`: some banks could never be reached.

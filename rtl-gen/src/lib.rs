@@ -1,1 +1,17 @@
-//! placeholder
+//! `rtl-gen`: synthesizable Verilog for GPU shared-memory bank hashers, checked against the
+//! golden models of the `models` crate.
+//!
+//! - [`rtl`]: the typed RTL representation and its Verilog-2005 emitter;
+//! - [`hash`]: the bank hashers (fixed, configurable, pipelined) and their test vectors;
+//! - [`manifest`]: the manifest, filelist and FuseSoC core written beside every block;
+//! - [`output`]: atomic writing of block folders;
+//! - [`cosim`]: co-simulation of a generated block folder.
+
+pub mod cosim;
+pub mod error;
+pub mod hash;
+pub mod manifest;
+pub mod output;
+pub mod rtl;
+
+pub use error::Error;

@@ -1,0 +1,186 @@
+//! `rtl-gen hash`: generate a bank hasher block.
+
+use clap::Args;
+use models::config::{parse_u64, RowMask};
+use models::{HashConfigObject, HashKind};
+use rtl_gen::hash::vectors::VectorPlan;
+use rtl_gen::hash::{block, HashDesign};
+use rtl_gen::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `rtl-gen hash`.
+#[derive(Args)]
+#[command(after_help = "\
+Kinds and their fields:
+  modulo          (none)                       bank = addr mod banks
+  bitvector-perm  --k K                        bank = addr[K +: m]
+  bitvector-xor   --k1 K1 --k2 K2 --mask M     bank = (addr >> K1) ^ ((addr >> K2) & M)
+  bitwise-perm    --bits 0,3,4                 bank bit i = addr[bits[i]]
+  bitwise-xor     --pairs 0:5,1:6,2:2          bank bit i = addr[a] ^ addr[b]  (a:a is bit a)
+  xor-matrix      --rows 0x21,0x42,...         bank bit i = parity(addr & rows[i])
+
+Examples:
+  rtl-gen hash --kind bitvector-xor --addr-bits 14 --banks 32 --k1 2 --k2 8 --mask 7 --out out/
+  rtl-gen hash --kind bitwise-perm --addr-bits 5 --banks 8 --bits 0,3,4
+  rtl-gen hash --kind xor-matrix --addr-bits 14 --banks 32 --configurable --pipeline
+  rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --pipeline")]
+pub struct HashArgs {
+    /// Hash family: modulo, bitvector-perm, bitvector-xor, bitwise-perm, bitwise-xor, xor-matrix.
+    #[arg(long, required_unless_present = "config")]
+    kind: Option<String>,
+    /// Word-address bits n (1 to 64).
+    #[arg(long, required_unless_present = "config")]
+    addr_bits: Option<u32>,
+    /// Number of banks: a power of two from 2 to 65536, at most 2^n.
+    #[arg(long, required_unless_present = "config")]
+    banks: Option<u64>,
+    /// bitvector-perm: offset of the bit-vector (0 to n - m).
+    #[arg(long)]
+    k: Option<u32>,
+    /// bitvector-xor: offset of the first bit-vector (0 to n - m).
+    #[arg(long)]
+    k1: Option<u32>,
+    /// bitvector-xor: offset of the masked second bit-vector (0 to n - 1).
+    #[arg(long)]
+    k2: Option<u32>,
+    /// bitvector-xor: mask of the second vector (m bits; decimal, 0x or 0b).
+    #[arg(long)]
+    mask: Option<String>,
+    /// bitwise-perm: the address bit of each bank bit, bank bit 0 first.
+    #[arg(long, value_delimiter = ',')]
+    bits: Option<Vec<u32>>,
+    /// bitwise-xor: a:b address-bit pairs, bank bit 0 first (a:a is the single bit a).
+    #[arg(long, value_delimiter = ',')]
+    pairs: Option<Vec<String>>,
+    /// xor-matrix: one n-bit mask per bank bit, bank bit 0 first (decimal, 0x or 0b).
+    #[arg(long, value_delimiter = ',')]
+    rows: Option<Vec<String>>,
+    /// A JSON configuration object (as in a manifest's "configuration"), instead of the flags.
+    #[arg(long, conflicts_with_all = ["kind", "addr_bits", "banks", "k", "k1", "k2", "mask", "bits", "pairs", "rows"])]
+    config: Option<PathBuf>,
+    /// Take the configuration at run time on cfg_i instead of baking it in.
+    #[arg(long)]
+    configurable: bool,
+    /// Register the output (adds clk_i and rst_ni; one cycle of latency).
+    #[arg(long)]
+    pipeline: bool,
+    /// Generate even if the hash's GF(2) rank is below log2(banks) (some banks unreachable).
+    #[arg(long)]
+    allow_rank_deficient: bool,
+    /// Output folder; the block goes to <out>/<module name>/.
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+    /// Seed of the random test vectors and configurations.
+    #[arg(long, default_value_t = VectorPlan::default().seed)]
+    seed: u64,
+    /// Random test vectors when not exhaustive.
+    #[arg(long, default_value_t = VectorPlan::default().vectors)]
+    vectors: usize,
+    /// Random configurations a configurable hasher is tested over.
+    #[arg(long, default_value_t = VectorPlan::default().configs)]
+    configs: usize,
+    /// Print the manifest as JSON instead of a summary.
+    #[arg(long)]
+    json: bool,
+}
+
+fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
+    Error::BadFlag {
+        flag,
+        value: value.into(),
+        message: message.into(),
+    }
+}
+
+impl HashArgs {
+    /// The configuration object the flags or the `--config` file describe.
+    fn object(&self) -> Result<HashConfigObject, Error> {
+        if let Some(path) = &self.config {
+            let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+            return HashConfigObject::from_json(&text).map_err(|e| Error::ConfigFile {
+                path: path.clone(),
+                message: e.to_string(),
+            });
+        }
+        let (Some(kind), Some(addr_bits), Some(banks)) = (&self.kind, self.addr_bits, self.banks)
+        else {
+            unreachable!("clap requires --kind, --addr-bits and --banks without --config")
+        };
+        let kind: HashKind = kind.parse()?;
+        let mut object = HashConfigObject::new(kind, addr_bits, banks);
+        object.k = self.k;
+        object.k1 = self.k1;
+        object.k2 = self.k2;
+        object.mask = self
+            .mask
+            .as_deref()
+            .map(|m| parse_u64(m).map_err(|e| bad("--mask", m, e)))
+            .transpose()?;
+        object.bits = self.bits.clone();
+        object.pairs = self
+            .pairs
+            .as_ref()
+            .map(|pairs| {
+                pairs
+                    .iter()
+                    .map(|p| {
+                        let parsed = p.split_once(':').and_then(|(a, b)| {
+                            Some([a.trim().parse().ok()?, b.trim().parse().ok()?])
+                        });
+                        parsed.ok_or_else(|| {
+                            bad(
+                                "--pairs",
+                                p,
+                                "expected a:b with two address-bit numbers, e.g. 0:5",
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        object.rows = self
+            .rows
+            .as_ref()
+            .map(|rows| {
+                rows.iter()
+                    .map(|r| parse_u64(r).map(RowMask).map_err(|e| bad("--rows", r, e)))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        Ok(object)
+    }
+}
+
+/// Runs `rtl-gen hash`.
+pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
+    let object = args.object()?;
+    let design = HashDesign::new(
+        &object,
+        args.configurable,
+        args.pipeline,
+        args.allow_rank_deficient,
+    )?;
+    let plan = VectorPlan {
+        seed: args.seed,
+        vectors: args.vectors.max(1),
+        configs: args.configs.max(1),
+    };
+    let dir = block::write(&design, &plan, command, &args.out)?;
+    let (manifest, _) = rtl_gen::manifest::Manifest::load(&dir)?;
+    if args.json {
+        print!("{}", manifest.to_json());
+    } else {
+        println!(
+            "{}: {} {} hasher, {} address bits, {} banks, {} testbench vectors ({})",
+            dir.display(),
+            manifest.variant,
+            manifest.kind,
+            design.geometry.addr_bits(),
+            design.geometry.banks(),
+            manifest.testbench.vectors,
+            manifest.testbench.coverage
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,70 @@
+//! The error type of `rtl-gen`: every variant prints as one line naming the bad value and what
+//! is allowed; the command-line front end prints it and exits with status 2.
+
+use models::HashKind;
+use std::path::PathBuf;
+
+/// Everything `rtl-gen` refuses or fails at.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A configuration the models refuse.
+    #[error("{0}")]
+    Model(#[from] models::Error),
+    /// A rank-deficient hash without `--allow-rank-deficient`.
+    #[error("{0} (pass --allow-rank-deficient to generate it anyway)")]
+    RankDeficient(models::Error),
+    /// `--configurable` for a kind without configuration.
+    #[error("kind {0} has nothing to configure: --configurable is not available for it")]
+    NothingToConfigure(HashKind),
+    /// A fixed hasher without its configuration fields.
+    #[error("a fixed {kind} hasher needs its configuration ({fields}); give it, or pass --configurable", kind = .0, fields = .0.fields().join(", "))]
+    MissingConfiguration(HashKind),
+    /// A configuration file that is not valid JSON or has unknown keys.
+    #[error("{path}: {message}")]
+    ConfigFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with line and column.
+        message: String,
+    },
+    /// A command-line value that cannot be parsed.
+    #[error("{flag} {value}: {message}")]
+    BadFlag {
+        /// The flag.
+        flag: &'static str,
+        /// The value given.
+        value: String,
+        /// What is allowed.
+        message: String,
+    },
+    /// A folder that is not a generated block.
+    #[error("{path}: {message}")]
+    NotABlock {
+        /// The folder.
+        path: PathBuf,
+        /// What is missing.
+        message: String,
+    },
+    /// A file or folder that cannot be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// A testbench or simulator failure.
+    #[error("{0}")]
+    Testbench(#[from] testbenches::Error),
+    /// A synthesis failure.
+    #[error("{0}")]
+    Synth(#[from] synth::Error),
+}
+
+impl Error {
+    /// Wraps an I/O error with the path it concerns.
+    pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
+        let path = path.into();
+        move |source| Error::Io { path, source }
+    }
+}

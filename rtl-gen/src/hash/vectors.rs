@@ -1,0 +1,137 @@
+//! Test vectors for a hasher, computed by the golden model in `models`.
+//!
+//! Fixed hashers with `n <= 16` are checked exhaustively (every address); wider ones on
+//! `vectors` addresses (100 000 by default): 0, all ones, every one-hot address, then seeded
+//! random ones. Configurable hashers are checked over `configs` configurations (the one given
+//! with the request first, then random valid ones), `vectors / configs` addresses each.
+
+use super::{HashDesign, Variant};
+use models::HashConfig;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use testbenches::{Bits, Harness, PortSpec, Timing, Vector};
+
+/// Largest address width checked exhaustively.
+pub const EXHAUSTIVE_MAX_ADDR_BITS: u32 = 16;
+
+/// How many vectors to draw and from which seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VectorPlan {
+    /// Seed of the ChaCha8 generator for addresses and configurations.
+    pub seed: u64,
+    /// Vectors when not exhaustive (in total, over all configurations).
+    pub vectors: usize,
+    /// Configurations for a configurable hasher.
+    pub configs: usize,
+}
+
+impl Default for VectorPlan {
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            vectors: 100_000,
+            configs: 100,
+        }
+    }
+}
+
+/// The testbench's view of `design`'s ports.
+pub fn harness(design: &HashDesign) -> Harness {
+    let mut inputs = vec![PortSpec::new(
+        "addr_i",
+        design.geometry.addr_bits() as usize,
+    )];
+    if let Some(layout) = design.cfg_layout() {
+        inputs.push(PortSpec::new("cfg_i", layout.width() as usize));
+    }
+    Harness {
+        dut: design.name(),
+        inputs,
+        outputs: vec![PortSpec::new(
+            "bank_o",
+            design.geometry.bank_bits() as usize,
+        )],
+        timing: if design.pipeline {
+            Timing::Pipelined {
+                latency: design.latency(),
+            }
+        } else {
+            Timing::Combinational
+        },
+    }
+}
+
+/// Addresses to apply to one configuration: exhaustive when `2^n <= count` (or when asked),
+/// otherwise corners then random.
+fn addresses(n: u32, count: usize, exhaustive: bool, rng: &mut ChaCha8Rng) -> Vec<u64> {
+    let mask = models::geometry::low_mask(n);
+    if exhaustive || (n < 64 && (1u64 << n) <= count as u64) {
+        return (0..=mask).collect();
+    }
+    let mut out = vec![0, mask];
+    out.extend((0..n).map(|b| 1u64 << b));
+    out.truncate(count);
+    while out.len() < count {
+        out.push(rng.gen::<u64>() & mask);
+    }
+    out
+}
+
+/// How many vectors [`vectors`] produces for `design` under `plan`.
+pub fn vector_count(design: &HashDesign, plan: &VectorPlan) -> usize {
+    let n = design.geometry.addr_bits();
+    let space = if n < 64 {
+        1usize.checked_shl(n).unwrap_or(usize::MAX)
+    } else {
+        usize::MAX
+    };
+    match design.variant {
+        Variant::Fixed(_) if n <= EXHAUSTIVE_MAX_ADDR_BITS => space,
+        Variant::Fixed(_) if space <= plan.vectors => space,
+        Variant::Fixed(_) => plan.vectors,
+        Variant::Configurable { .. } => {
+            let configs = plan.configs.max(1);
+            let per_config = plan.vectors.div_ceil(configs).max(1);
+            configs * per_config.min(space)
+        }
+    }
+}
+
+/// The vectors for `design` under `plan`, expected values from the golden model.
+pub fn vectors(design: &HashDesign, plan: &VectorPlan) -> Vec<Vector> {
+    let n = design.geometry.addr_bits();
+    let m = design.geometry.bank_bits() as usize;
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    let vector = |config: &HashConfig, addr: u64, cfg: Option<Bits>| Vector {
+        inputs: std::iter::once(Bits::from_u64(addr, n as usize))
+            .chain(cfg)
+            .collect(),
+        expected: vec![Bits::from_u64(config.bank(addr), m)],
+    };
+    match &design.variant {
+        Variant::Fixed(config) => {
+            let exhaustive = n <= EXHAUSTIVE_MAX_ADDR_BITS;
+            addresses(n, plan.vectors, exhaustive, &mut rng)
+                .into_iter()
+                .map(|a| vector(config, a, None))
+                .collect()
+        }
+        Variant::Configurable { layout, program } => {
+            let configs = plan.configs.max(1);
+            let per_config = plan.vectors.div_ceil(configs).max(1);
+            let mut out = Vec::with_capacity(per_config * configs);
+            for i in 0..configs {
+                let config = match (i, program) {
+                    (0, Some(p)) => p.clone(),
+                    _ => HashConfig::random(design.kind, design.geometry, &mut rng),
+                };
+                let cfg = layout.encode(&config);
+                for a in addresses(n, per_config, false, &mut rng) {
+                    out.push(vector(&config, a, Some(cfg.clone())));
+                }
+            }
+            out
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! The `rtl-gen` command line.
+
+mod cmd_cosim;
+mod cmd_hash;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Generates synthesizable Verilog for GPU shared-memory bank hashers, co-simulates it against
+/// golden Rust models under Verilator or Icarus Verilog, and measures it with Yosys.
+#[derive(Parser)]
+#[command(name = "rtl-gen", version, about, long_about = None, after_help = "\
+Examples:
+  rtl-gen hash --kind bitvector-xor --addr-bits 14 --banks 32 --k1 2 --k2 8 --mask 7 --out out/
+  rtl-gen cosim out/hash_bvxor_n14_b32
+  rtl-gen hash --kind bitwise-xor --addr-bits 14 --banks 32 --configurable --pipeline
+  rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out out/")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate a bank hasher: Verilog, manifest, filelist, FuseSoC core and testbench.
+    Hash(cmd_hash::HashArgs),
+    /// Build and run a generated block's self-checking testbench.
+    Cosim(cmd_cosim::CosimArgs),
+}
+
+/// The command line as the generated files record it: `rtl-gen` and the arguments, quoted
+/// where needed.
+fn command_line() -> String {
+    std::iter::once("rtl-gen".to_string())
+        .chain(std::env::args().skip(1).map(|a| {
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)) {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            } else {
+                a
+            }
+        }))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Hash(args) => cmd_hash::run(args, &command_line()),
+        Command::Cosim(args) => cmd_cosim::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
