@@ -9,6 +9,8 @@
 //! - [`config`]: the JSON/CLI configuration object shared by manifests and `--config` files.
 //! - [`congestion`]: the DMM congestion of one warp access.
 //! - [`patterns`]: the access-pattern classes of the XOR paper's section 3 as generators.
+//! - [`rap`]: the RAW, RAS and RAP layouts, the golden model of the RAP converter, and the
+//!   congestion simulator behind the RAP paper's Tables II and IV.
 
 pub mod config;
 pub mod congestion;
@@ -17,6 +19,7 @@ pub mod geometry;
 pub mod gf2;
 pub mod hash;
 pub mod patterns;
+pub mod rap;
 
 pub use config::HashConfigObject;
 pub use error::Error;

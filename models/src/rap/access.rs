@@ -1,0 +1,112 @@
+//! The warp accesses of the paper's Tables II and IV: which `w` elements the `w` threads of a
+//! warp touch.
+
+use super::scheme::{Row, Shape};
+use std::fmt;
+
+/// An element: its row (right-aligned `[i, j, k]`) and its column `l`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Element {
+    /// The row indices.
+    pub row: Row,
+    /// The column (last index).
+    pub col: u32,
+}
+
+impl Element {
+    /// The element's row-major index (its RAW address), `row_index * w + col`.
+    pub fn index(&self, shape: Shape) -> u64 {
+        shape.row_index(self.row) * u64::from(shape.w()) + u64::from(self.col)
+    }
+}
+
+/// A warp access pattern. Thread `t` of the warp (`0..w`) touches one element; the indices a
+/// pattern holds fixed (which row, which column) are drawn uniformly for every trial, so a
+/// trial is one warp of the whole access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pattern {
+    /// Contiguous: one row, `a[i][j][k][t]` (`a[k][t]` in a matrix).
+    Contiguous,
+    /// Stride along index `dims - 1 - axis`: `stride1` is `a[i][j][t][l]` (a matrix's
+    /// `stride`, `a[t][l]`), `stride2` is `a[i][t][k][l]`, `stride3` is `a[t][j][k][l]`.
+    Stride(u8),
+    /// Diagonal (matrices only): `a[t][(c + t) mod w]`.
+    Diagonal,
+    /// Random: every thread an independent uniformly random element; threads that pick the same
+    /// element merge.
+    Random,
+    /// Malicious: the worst case the scheme's structure allows (see `malicious`).
+    Malicious,
+}
+
+impl Pattern {
+    /// The columns of the paper's Table II.
+    pub const TABLE_II: [Pattern; 4] = [
+        Pattern::Contiguous,
+        Pattern::Stride(1),
+        Pattern::Diagonal,
+        Pattern::Random,
+    ];
+    /// The rows of the paper's Table IV.
+    pub const TABLE_IV: [Pattern; 6] = [
+        Pattern::Contiguous,
+        Pattern::Stride(1),
+        Pattern::Stride(2),
+        Pattern::Stride(3),
+        Pattern::Random,
+        Pattern::Malicious,
+    ];
+
+    /// The name for `dims` dimensions: `contiguous`, `stride` (matrix) or `stride1`..`stride3`,
+    /// `diagonal`, `random`, `malicious`.
+    pub fn name(self, dims: u32) -> String {
+        match self {
+            Pattern::Contiguous => "contiguous".into(),
+            Pattern::Stride(1) if dims == 2 => "stride".into(),
+            Pattern::Stride(a) => format!("stride{a}"),
+            Pattern::Diagonal => "diagonal".into(),
+            Pattern::Random => "random".into(),
+            Pattern::Malicious => "malicious".into(),
+        }
+    }
+
+    /// Parses a name (`stride` is `stride1`).
+    pub fn parse(s: &str) -> Result<Pattern, String> {
+        let key = s.trim().to_ascii_lowercase();
+        Ok(match key.as_str() {
+            "contiguous" => Pattern::Contiguous,
+            "stride" | "stride1" => Pattern::Stride(1),
+            "stride2" => Pattern::Stride(2),
+            "stride3" => Pattern::Stride(3),
+            "diagonal" => Pattern::Diagonal,
+            "random" => Pattern::Random,
+            "malicious" => Pattern::Malicious,
+            _ => {
+                return Err(format!(
+                    "unknown pattern `{s}`: expected contiguous, stride, stride1, stride2, \
+                     stride3, diagonal, random or malicious"
+                ))
+            }
+        })
+    }
+
+    /// Whether the pattern is defined for `dims` dimensions.
+    pub fn supports(self, dims: u32) -> bool {
+        match self {
+            Pattern::Stride(a) => u32::from(a) < dims,
+            Pattern::Diagonal => dims == 2,
+            _ => true,
+        }
+    }
+
+    /// Whether two threads may touch the same element (only [`Pattern::Random`]).
+    pub fn may_repeat(self) -> bool {
+        self == Pattern::Random
+    }
+}
+
+impl fmt::Display for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name(4))
+    }
+}

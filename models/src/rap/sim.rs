@@ -1,0 +1,436 @@
+//! The Monte Carlo congestion simulator behind the paper's Tables II and IV.
+//!
+//! A *cell* is one array shape, scheme and access pattern. A *trial* draws the scheme's random
+//! layout and one warp of the pattern, and measures that warp's DMM congestion (the largest
+//! number of distinct elements in one bank). Trial `t` of a run with seed `s` uses its own
+//! ChaCha8 generator (key from `s`, stream `t`), so a cell's result depends only on the cell,
+//! the seed and the trial count: not on the number of threads, the chunking or the other cells
+//! of the run. Trials run in parallel (rayon) and their congestions are summed exactly as a
+//! histogram.
+
+use super::access::{Element, Pattern};
+use super::malicious::malicious_access;
+use super::sampler::Sampler;
+use super::scheme::{Row, Scheme, Shape};
+use crate::Error;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Trials per unit of parallel work (and per progress report).
+pub const CHUNK: u64 = 2048;
+
+/// One cell of a congestion table: shape, scheme and pattern, checked to go together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Cell {
+    /// The array.
+    pub shape: Shape,
+    /// The layout.
+    pub scheme: Scheme,
+    /// The warp access.
+    pub pattern: Pattern,
+}
+
+impl Cell {
+    /// Validates the combination: the scheme and the pattern must exist for `dims`.
+    pub fn new(dims: u32, w: u32, scheme: Scheme, pattern: Pattern) -> Result<Self, Error> {
+        let shape = Shape::new(dims, w)?;
+        if !scheme.supports(dims) {
+            return Err(Error::OutOfRange {
+                name: "scheme".into(),
+                value: scheme.name().into(),
+                allowed: if dims == 2 {
+                    "raw, ras or rap for a w x w matrix (--dims 2)".into()
+                } else {
+                    "raw, ras, 1p, r1p, 3p, w2p or 1pw2r for a w^4 array (--dims 4)".into()
+                },
+            });
+        }
+        if !pattern.supports(dims) {
+            return Err(Error::OutOfRange {
+                name: "pattern".into(),
+                value: pattern.name(dims),
+                allowed: if dims == 2 {
+                    "contiguous, stride, diagonal, random or malicious for --dims 2".into()
+                } else {
+                    "contiguous, stride1, stride2, stride3, random or malicious for --dims 4".into()
+                },
+            });
+        }
+        Ok(Self {
+            shape,
+            scheme,
+            pattern,
+        })
+    }
+}
+
+/// The ChaCha8 generator of trial `trial` of a run seeded with `seed`.
+pub fn trial_rng(seed: u64, trial: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(trial);
+    rng
+}
+
+/// Runs trials of one cell, one at a time, reusing its buffers.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    cell: Cell,
+    key: <ChaCha8Rng as SeedableRng>::Seed,
+    sampler: Sampler,
+    counts: Vec<u32>,
+    seen: Vec<u64>,
+    elements: Vec<Element>,
+    banks: Vec<u32>,
+    malicious: Option<Arc<Vec<Element>>>,
+}
+
+impl Engine {
+    /// An engine for `cell` with seed `seed` (builds the malicious access if the cell needs it).
+    pub fn new(cell: Cell, seed: u64) -> Self {
+        let malicious = (cell.pattern == Pattern::Malicious)
+            .then(|| Arc::new(malicious_access(cell.scheme, cell.shape).0));
+        Self::with_access(cell, seed, malicious)
+    }
+
+    fn with_access(cell: Cell, seed: u64, malicious: Option<Arc<Vec<Element>>>) -> Self {
+        let shape = cell.shape;
+        let w = shape.w();
+        let seen = if cell.pattern.may_repeat() {
+            vec![0u64; shape.elements().div_ceil(64) as usize]
+        } else {
+            Vec::new()
+        };
+        Self {
+            cell,
+            key: ChaCha8Rng::seed_from_u64(seed).get_seed(),
+            sampler: Sampler::new(
+                w,
+                cell.scheme.permutations(shape),
+                cell.scheme.uniform_values(shape),
+            ),
+            counts: vec![0; w as usize],
+            seen,
+            elements: Vec::with_capacity(w as usize),
+            banks: Vec::with_capacity(w as usize),
+            malicious,
+        }
+    }
+
+    /// Runs trial `trial`: draws the layout and the warp, returns its congestion.
+    pub fn run(&mut self, trial: u64) -> u32 {
+        let mut rng = ChaCha8Rng::from_seed(self.key);
+        rng.set_stream(trial);
+        self.sampler.next_trial();
+        self.draw_access(&mut rng);
+
+        let shape = self.cell.shape;
+        let w = shape.w();
+        let dedup = self.cell.pattern.may_repeat();
+        self.counts.fill(0);
+        self.banks.clear();
+        let mut max = 0;
+        for e in &self.elements {
+            let form = self.cell.scheme.form(shape, e.row);
+            let mut bank = e.col + self.sampler.shift(&mut rng, &form);
+            if bank >= w {
+                bank -= w;
+            }
+            self.banks.push(bank);
+            if dedup {
+                let idx = e.index(shape);
+                let (word, bit) = ((idx / 64) as usize, idx % 64);
+                if self.seen[word] >> bit & 1 == 1 {
+                    continue;
+                }
+                self.seen[word] |= 1 << bit;
+            }
+            let c = &mut self.counts[bank as usize];
+            *c += 1;
+            max = max.max(*c);
+        }
+        if dedup {
+            for e in &self.elements {
+                self.seen[(e.index(shape) / 64) as usize] = 0;
+            }
+        }
+        max
+    }
+
+    fn draw_access(&mut self, rng: &mut ChaCha8Rng) {
+        let shape = self.cell.shape;
+        let w = shape.w();
+        let four = shape.dims() == 4;
+        let draw_row = |rng: &mut ChaCha8Rng| -> Row {
+            let (i, j) = if four {
+                (rng.gen_range(0..w), rng.gen_range(0..w))
+            } else {
+                (0, 0)
+            };
+            [i, j, rng.gen_range(0..w)]
+        };
+        self.elements.clear();
+        let out = &mut self.elements;
+        match self.cell.pattern {
+            Pattern::Contiguous => {
+                let row = draw_row(rng);
+                out.extend((0..w).map(|col| Element { row, col }));
+            }
+            Pattern::Stride(axis) => {
+                let fixed = draw_row(rng);
+                let col = rng.gen_range(0..w);
+                let at = 3 - axis as usize;
+                out.extend((0..w).map(|t| {
+                    let mut row = fixed;
+                    row[at] = t;
+                    Element { row, col }
+                }));
+            }
+            Pattern::Diagonal => {
+                let c = rng.gen_range(0..w);
+                out.extend((0..w).map(|t| Element {
+                    row: [0, 0, t],
+                    col: (c + t) % w,
+                }));
+            }
+            Pattern::Random => {
+                for _ in 0..w {
+                    let row = draw_row(rng);
+                    let col = rng.gen_range(0..w);
+                    out.push(Element { row, col });
+                }
+            }
+            Pattern::Malicious => {
+                let m = self
+                    .malicious
+                    .as_ref()
+                    .unwrap_or_else(|| unreachable!("malicious engine without its access"));
+                out.extend_from_slice(m);
+            }
+        }
+    }
+
+    /// The elements the last trial's warp touched, thread 0 first.
+    pub fn elements(&self) -> &[Element] {
+        &self.elements
+    }
+
+    /// The addresses the last trial's warp touched under its layout (`row * w + bank`), thread
+    /// 0 first.
+    pub fn addresses(&self) -> Vec<u64> {
+        let shape = self.cell.shape;
+        self.elements
+            .iter()
+            .zip(&self.banks)
+            .map(|(e, &b)| shape.row_index(e.row) * u64::from(shape.w()) + u64::from(b))
+            .collect()
+    }
+}
+
+/// The outcome of a cell: how many trials had each congestion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellResult {
+    /// The cell.
+    pub cell: Cell,
+    /// Trials run.
+    pub trials: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// `histogram[c]`: trials with congestion `c` (`0..=w`).
+    pub histogram: Vec<u64>,
+}
+
+impl CellResult {
+    /// Mean congestion over the trials.
+    pub fn mean(&self) -> f64 {
+        let sum: u64 = self
+            .histogram
+            .iter()
+            .enumerate()
+            .map(|(c, &n)| c as u64 * n)
+            .sum();
+        sum as f64 / self.trials.max(1) as f64
+    }
+
+    /// Largest congestion of any trial.
+    pub fn max(&self) -> u32 {
+        self.histogram.iter().rposition(|&n| n > 0).unwrap_or(0) as u32
+    }
+
+    /// Smallest congestion of any trial.
+    pub fn min(&self) -> u32 {
+        self.histogram.iter().position(|&n| n > 0).unwrap_or(0) as u32
+    }
+
+    /// The record `--json` prints.
+    pub fn record(&self) -> Record {
+        Record {
+            dims: self.cell.shape.dims(),
+            w: self.cell.shape.w(),
+            scheme: self.cell.scheme.name().into(),
+            pattern: self.cell.pattern.name(self.cell.shape.dims()),
+            trials: self.trials,
+            seed: self.seed,
+            mean: self.mean(),
+            max: self.max(),
+            min: self.min(),
+        }
+    }
+}
+
+/// One cell's result as a flat record (one JSON line of `rtl-gen congestion --json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// 2 or 4.
+    pub dims: u32,
+    /// Matrix width, warp size and bank count.
+    pub w: u32,
+    /// Scheme name.
+    pub scheme: String,
+    /// Pattern name.
+    pub pattern: String,
+    /// Trials.
+    pub trials: u64,
+    /// Seed.
+    pub seed: u64,
+    /// Mean congestion.
+    pub mean: f64,
+    /// Largest congestion seen.
+    pub max: u32,
+    /// Smallest congestion seen.
+    pub min: u32,
+}
+
+/// Simulates every cell for `trials` trials with `seed`, in parallel over cells and chunks of
+/// trials; `progress` is called with the number of trials each finished chunk ran.
+pub fn simulate(
+    cells: &[Cell],
+    trials: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<CellResult> {
+    let malicious: Vec<Option<Arc<Vec<Element>>>> = cells
+        .iter()
+        .map(|c| {
+            (c.pattern == Pattern::Malicious)
+                .then(|| Arc::new(malicious_access(c.scheme, c.shape).0))
+        })
+        .collect();
+    let chunks = trials.div_ceil(CHUNK);
+    let work: Vec<(usize, u64)> = (0..cells.len())
+        .flat_map(|c| (0..chunks).map(move |k| (c, k)))
+        .collect();
+    let parts: Vec<(usize, Vec<u64>)> = work
+        .into_par_iter()
+        .map(|(c, k)| {
+            let cell = cells[c];
+            let mut engine = Engine::with_access(cell, seed, malicious[c].clone());
+            let mut histogram = vec![0u64; cell.shape.w() as usize + 1];
+            let (lo, hi) = (k * CHUNK, ((k + 1) * CHUNK).min(trials));
+            for t in lo..hi {
+                histogram[engine.run(t) as usize] += 1;
+            }
+            progress(hi - lo);
+            (c, histogram)
+        })
+        .collect();
+    let mut results: Vec<CellResult> = cells
+        .iter()
+        .map(|&cell| CellResult {
+            cell,
+            trials,
+            seed,
+            histogram: vec![0; cell.shape.w() as usize + 1],
+        })
+        .collect();
+    for (c, h) in parts {
+        for (total, n) in results[c].histogram.iter_mut().zip(h) {
+            *total += n;
+        }
+    }
+    results
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::congestion::congestion;
+
+    fn cell(dims: u32, w: u32, scheme: Scheme, pattern: Pattern) -> Cell {
+        Cell::new(dims, w, scheme, pattern).unwrap()
+    }
+
+    #[test]
+    fn the_fast_count_agrees_with_the_dmm_congestion() {
+        let mut cells = Vec::new();
+        for w in [2, 5, 16] {
+            for s in Scheme::TABLE_II {
+                for p in Pattern::TABLE_II.into_iter().chain([Pattern::Malicious]) {
+                    cells.push(cell(2, w, s, p));
+                }
+            }
+        }
+        for w in [3, 8] {
+            for s in Scheme::TABLE_IV {
+                for p in Pattern::TABLE_IV {
+                    cells.push(cell(4, w, s, p));
+                }
+            }
+        }
+        for c in cells {
+            let mut engine = Engine::new(c, 11);
+            let w = u64::from(c.shape.w());
+            for t in 0..200 {
+                let got = engine.run(t);
+                let addrs = engine.addresses();
+                assert_eq!(addrs.len(), w as usize);
+                assert_eq!(got, congestion(&addrs, |a| a % w), "{c:?} trial {t}");
+                // The layout is a bijection: distinct elements, distinct addresses.
+                let mut e: Vec<u64> = engine.elements().iter().map(|e| e.index(c.shape)).collect();
+                let mut a = addrs.clone();
+                e.sort_unstable();
+                e.dedup();
+                a.sort_unstable();
+                a.dedup();
+                assert_eq!(e.len(), a.len(), "{c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads_or_on_the_other_cells() {
+        let a = cell(2, 32, Scheme::Rap, Pattern::Diagonal);
+        let b = cell(2, 16, Scheme::Ras, Pattern::Random);
+        let none = |_| {};
+        let together = simulate(&[a, b], 5000, 3, &none);
+        let alone = simulate(&[b], 5000, 3, &none);
+        assert_eq!(together[1], alone[0]);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let single = pool.install(|| simulate(&[a, b], 5000, 3, &none));
+        assert_eq!(single, together);
+        assert_ne!(simulate(&[a], 5000, 4, &none)[0], together[0]);
+        // A trial's result is the same wherever it runs.
+        let mut e = Engine::new(a, 3);
+        let t4000 = e.run(4000);
+        let mut fresh = Engine::new(a, 3);
+        assert_eq!(fresh.run(4000), t4000);
+    }
+
+    #[test]
+    fn progress_counts_every_trial() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let done = AtomicU64::new(0);
+        let c = cell(2, 8, Scheme::Raw, Pattern::Contiguous);
+        let r = simulate(&[c, c], 5000, 1, &|n| {
+            done.fetch_add(n, Ordering::Relaxed);
+        });
+        assert_eq!(done.load(Ordering::Relaxed), 10_000);
+        assert_eq!(r[0].histogram[1], 5000);
+        assert_eq!(r[0].record().mean, 1.0);
+    }
+}
