@@ -39,6 +39,12 @@ pub enum Timing {
         /// Clock edges from sampling an input to seeing its output (at least 1).
         latency: u32,
     },
+    /// The DUT has `clk_i`, an active-low asynchronous `rst_ni` and state a rising edge updates
+    /// (a register file, say), but its checked outputs are combinational: each vector's inputs
+    /// are applied after a falling edge and its outputs checked before the next rising edge,
+    /// which then commits whatever the inputs write. The golden model must therefore give each
+    /// vector's outputs from the state before that vector's edge.
+    Clocked,
 }
 
 /// The DUT's interface as the testbench sees it: its module name, the ports to drive and

@@ -121,6 +121,9 @@ fn write_hex_lines(path: &Path, values: impl Iterator<Item = Bits>) -> Result<()
 /// [`MAX_REPORTED_MISMATCHES`] `MISMATCH vector <i> in=<hex> expected=<hex> got=<hex>` lines, and
 /// ends with exactly one `<dut>: <P> passed, <F> failed` line (P + F = `vectors`).
 ///
+/// A clocked DUT with combinational outputs ([`Timing::Clocked`]) gets the same clock and reset
+/// and one vector per cycle, checked 1 ns after it is applied, before the rising edge.
+///
 /// A pipelined DUT gets a 10 ns clock, two cycles of reset, one vector per cycle and
 /// `latency - 1` drain cycles; besides the latency check, each vector fails if the outputs move
 /// between the moment its inputs are applied and the next rising edge (outputs that are not
@@ -140,9 +143,10 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
     let stim_file = stimulus_file_name(dut);
     let expect_file = expected_file_name(dut);
     let pipelined = match harness.timing {
-        Timing::Combinational => None,
+        Timing::Combinational | Timing::Clocked => None,
         Timing::Pipelined { latency } => Some(latency),
     };
+    let clocked = harness.timing != Timing::Combinational;
 
     let mut v = String::new();
     let names = |ports: &[PortSpec]| {
@@ -170,6 +174,7 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
          \x20 localparam integer MAX_REPORTS = {max};",
         version = env!("CARGO_PKG_VERSION"),
         timing = match pipelined {
+            None if clocked => "clocked, combinational outputs checked before each rising edge, clk_i period 10 ns, active-low async rst_ni".to_owned(),
             None => "combinational".to_owned(),
             Some(l) => format!("pipelined, latency {l}, clk_i period 10 ns, active-low async rst_ni"),
         },
@@ -194,10 +199,11 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
         let _ = writeln!(
             v,
             "  reg [OUT_W-1:0] tb_last;\n\
-             \x20 reg tb_fail [0:N-1];\n\
-             \x20 reg tb_clk;\n\
-             \x20 reg tb_rst_n;"
+             \x20 reg tb_fail [0:N-1];"
         );
+    }
+    if clocked {
+        let _ = writeln!(v, "  reg tb_clk;\n  reg tb_rst_n;");
     }
     let _ = writeln!(
         v,
@@ -225,7 +231,7 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
 
     // The DUT, by name, with named connections.
     let mut conns: Vec<String> = Vec::new();
-    if pipelined.is_some() {
+    if clocked {
         conns.push(".clk_i(tb_clk)".into());
         conns.push(".rst_ni(tb_rst_n)".into());
     }
@@ -261,6 +267,7 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
         load("expected_mem", "OUT_W", &expect_file),
     );
     match pipelined {
+        None if clocked => push_clocked(&mut v),
         None => push_combinational(&mut v),
         Some(latency) => push_pipelined(&mut v, latency),
     }
@@ -315,6 +322,38 @@ fn push_combinational(v: &mut String) {
          \x20       end else begin\n\
          \x20         tb_passed = tb_passed + 1;\n\
          \x20       end\n\
+         \x20     end\n",
+        report("          ", "tb_i", "tb_stim", "expected_mem[tb_i]", "")
+    );
+}
+
+/// The check loop of a clocked DUT with combinational outputs: reset, then per vector apply at
+/// the falling edge, compare 1 ns later, and raise the clock that commits the vector.
+fn push_clocked(v: &mut String) {
+    let _ = write!(
+        v,
+        "      tb_clk = 1'b0;\n\
+         \x20     tb_rst_n = 1'b0;\n\
+         \x20     tb_stim = {{IN_W{{1'b0}}}};\n\
+         \x20     // Two clock cycles in reset, released at a falling edge.\n\
+         \x20     repeat (2) begin\n\
+         \x20       #5 tb_clk = 1'b1;\n\
+         \x20       #5 tb_clk = 1'b0;\n\
+         \x20     end\n\
+         \x20     tb_rst_n = 1'b1;\n\
+         \x20     // One vector per cycle: applied after the falling edge, checked before the rising\n\
+         \x20     // edge that commits it.\n\
+         \x20     for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin\n\
+         \x20       tb_stim = stimulus_mem[tb_i];\n\
+         \x20       #1;\n\
+         \x20       if (tb_got !== expected_mem[tb_i]) begin\n\
+         \x20         tb_failed = tb_failed + 1;\n\
+         {}\
+         \x20       end else begin\n\
+         \x20         tb_passed = tb_passed + 1;\n\
+         \x20       end\n\
+         \x20       #4 tb_clk = 1'b1;\n\
+         \x20       #5 tb_clk = 1'b0;\n\
          \x20     end\n",
         report("          ", "tb_i", "tb_stim", "expected_mem[tb_i]", "")
     );
@@ -463,6 +502,21 @@ mod tests {
         }
         let one = testbench_source(&harness(Timing::Pipelined { latency: 1 }), 5);
         assert!(one.contains("expected_mem[tb_c]") && !one.contains("LATENCY - 1) begin"));
+    }
+
+    #[test]
+    fn clocked_source_checks_before_the_edge() {
+        let text = testbench_source(&harness(Timing::Clocked), 5);
+        for needle in [
+            ".clk_i(tb_clk),\n    .rst_ni(tb_rst_n),",
+            "reg tb_clk;",
+            "tb_stim = stimulus_mem[tb_i];\n        #1;\n        if (tb_got !== expected_mem[tb_i]) begin",
+            "#4 tb_clk = 1'b1;",
+            "// Timing: clocked, combinational outputs",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+        assert!(!text.contains("LATENCY") && !text.contains("tb_fail[") && !text.contains("tb_c "));
     }
 
     #[test]
