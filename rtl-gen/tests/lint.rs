@@ -5,25 +5,6 @@ mod common;
 
 use rtl_gen::hash::block;
 use rtl_gen::hash::vectors::VectorPlan;
-use std::path::PathBuf;
-use std::process::Command;
-
-fn yosys_check(file: &PathBuf, top: &str) {
-    let script = format!(
-        "read_verilog {}; hierarchy -check -top {top}; proc; check -assert",
-        file.display()
-    );
-    let out = Command::new("yosys")
-        .args(["-q", "-p", &script])
-        .output()
-        .expect("yosys runs");
-    assert!(
-        out.status.success(),
-        "yosys check of {top}:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 #[test]
 fn every_module_and_testbench_is_lint_clean() {
@@ -44,6 +25,6 @@ fn every_module_and_testbench_is_lint_clean() {
             .unwrap_or_else(|e| panic!("tb of {name}: {e}"));
         testbenches::lint::iverilog_compile(&[rtl.clone(), tb], &format!("tb_{name}"))
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        yosys_check(&rtl, &name);
+        synth::check(&[rtl], &name).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }

@@ -89,7 +89,7 @@ pub fn render(design: &HashDesign, plan: &VectorPlan, command: &str) -> (String,
         ),
         Variant::Configurable { .. } => format!(
             "{} configurations ({}random valid ones), {} addresses each",
-            plan.configs.max(1),
+            vectors::configurable_split(n, plan).0,
             if matches!(
                 &design.variant,
                 Variant::Configurable {
@@ -101,7 +101,7 @@ pub fn render(design: &HashDesign, plan: &VectorPlan, command: &str) -> (String,
             } else {
                 ""
             },
-            vector_count / plan.configs.max(1)
+            vectors::configurable_split(n, plan).1
         ),
     };
     let manifest = Manifest {

@@ -6,7 +6,7 @@
 
 pub mod block;
 pub mod cfg_layout;
-mod logic;
+pub mod logic;
 pub mod vectors;
 
 use crate::Error;

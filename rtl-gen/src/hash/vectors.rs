@@ -2,8 +2,10 @@
 //!
 //! Fixed hashers with `n <= 16` are checked exhaustively (every address); wider ones on
 //! `vectors` addresses (100 000 by default): 0, all ones, every one-hot address, then seeded
-//! random ones. Configurable hashers are checked over `configs` configurations (the one given
-//! with the request first, then random valid ones), `vectors / configs` addresses each.
+//! random ones. Configurable hashers are checked over at least `configs` configurations (the one
+//! given with the request first, then random valid ones) and at least `vectors` vectors in all:
+//! `vectors / configs` addresses each, or every address when `2^n` is fewer (see
+//! [`configurable_split`]).
 
 use super::{HashDesign, Variant};
 use models::HashConfig;
@@ -66,7 +68,7 @@ pub fn harness(design: &HashDesign) -> Harness {
 /// otherwise corners then random.
 fn addresses(n: u32, count: usize, exhaustive: bool, rng: &mut ChaCha8Rng) -> Vec<u64> {
     let mask = models::geometry::low_mask(n);
-    if exhaustive || (n < 64 && (1u64 << n) <= count as u64) {
+    if exhaustive || address_space(n) <= count {
         return (0..=mask).collect();
     }
     let mut out = vec![0, mask];
@@ -78,24 +80,31 @@ fn addresses(n: u32, count: usize, exhaustive: bool, rng: &mut ChaCha8Rng) -> Ve
     out
 }
 
+/// The number of `n`-bit addresses, saturating at `usize::MAX`.
+fn address_space(n: u32) -> usize {
+    1usize.checked_shl(n).unwrap_or(usize::MAX)
+}
+
 /// How many vectors [`vectors`] produces for `design` under `plan`.
 pub fn vector_count(design: &HashDesign, plan: &VectorPlan) -> usize {
     let n = design.geometry.addr_bits();
-    let space = if n < 64 {
-        1usize.checked_shl(n).unwrap_or(usize::MAX)
-    } else {
-        usize::MAX
-    };
     match design.variant {
-        Variant::Fixed(_) if n <= EXHAUSTIVE_MAX_ADDR_BITS => space,
-        Variant::Fixed(_) if space <= plan.vectors => space,
-        Variant::Fixed(_) => plan.vectors,
+        Variant::Fixed(_) if n <= EXHAUSTIVE_MAX_ADDR_BITS => address_space(n),
+        Variant::Fixed(_) => plan.vectors.min(address_space(n)),
         Variant::Configurable { .. } => {
-            let configs = plan.configs.max(1);
-            let per_config = plan.vectors.div_ceil(configs).max(1);
-            configs * per_config.min(space)
+            let (configs, per_config) = configurable_split(n, plan);
+            configs * per_config
         }
     }
+}
+
+/// For a configurable hasher: how many configurations, and how many addresses each. Each gets
+/// `vectors / configs` addresses, or all `2^n` when that is fewer, and configurations are added
+/// until the total reaches `vectors`.
+pub fn configurable_split(n: u32, plan: &VectorPlan) -> (usize, usize) {
+    let configs = plan.configs.max(1);
+    let per_config = plan.vectors.div_ceil(configs).clamp(1, address_space(n));
+    (configs.max(plan.vectors.div_ceil(per_config)), per_config)
 }
 
 /// The vectors for `design` under `plan`, expected values from the golden model.
@@ -118,8 +127,7 @@ pub fn vectors(design: &HashDesign, plan: &VectorPlan) -> Vec<Vector> {
                 .collect()
         }
         Variant::Configurable { layout, program } => {
-            let configs = plan.configs.max(1);
-            let per_config = plan.vectors.div_ceil(configs).max(1);
+            let (configs, per_config) = configurable_split(n, plan);
             let mut out = Vec::with_capacity(per_config * configs);
             for i in 0..configs {
                 let config = match (i, program) {
