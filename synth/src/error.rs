@@ -58,6 +58,15 @@ pub enum Error {
         log: PathBuf,
     },
 
+    /// [`crate::check`] found a problem in a design (or Yosys could not read it).
+    #[error("Yosys check of `{top}` failed: {message}")]
+    CheckFailed {
+        /// The top module that was checked.
+        top: String,
+        /// Yosys' `ERROR:` line, then the warnings that name the problems.
+        message: String,
+    },
+
     /// Liberty mode left generic Yosys cells that the library has no cell for, so an
     /// area would silently leave them out.
     #[error(

@@ -17,10 +17,13 @@
 //!   the register-limited delay and the fmax it implies (see [`SynthReport`] for exactly
 //!   what those include).
 //!
-//! Yosys is found through `$YOSYS` or `PATH`; [`render_table`] prints reports for a
-//! terminal. Paths with spaces work for Yosys commands but not for ABC's own
+//! [`check`] is the acceptance check of every emitted file (`hierarchy -check; proc;
+//! check -assert`). Yosys is found through `$YOSYS` or `PATH` by
+//! `testbenches::tools::ExternalTool`, the workspace's one tool finder. [`render_table`]
+//! prints reports for a terminal. Paths with spaces work for Yosys commands but not for ABC's own
 //! `read_lib`/`source`, so keep liberty files and work folders free of spaces.
 
+mod check;
 mod error;
 mod liberty;
 pub mod parse;
@@ -30,6 +33,7 @@ pub mod script;
 mod table;
 mod tool;
 
+pub use check::{check, CHECK_COMMANDS};
 pub use error::Error;
 pub use report::{CriticalPath, Mode, SynthReport, SynthRequest, FORMAT_VERSION};
 pub use runner::{synthesize, LOG_FILE, REPORT_FILE};

@@ -1,7 +1,6 @@
 //! Running Yosys on a request and turning its reports into a [`SynthReport`].
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::error::Error;
 use crate::liberty::{self, Liberty};
@@ -93,7 +92,7 @@ pub fn synthesize(req: &SynthRequest) -> Result<SynthReport, Error> {
 }
 
 /// Refuses top names that would break the script (whitespace, `;`, quotes, `#`).
-fn check_top(top: &str) -> Result<(), Error> {
+pub(crate) fn check_top(top: &str) -> Result<(), Error> {
     if top.is_empty() {
         return Err(Error::InvalidRequest("empty top module name".into()));
     }
@@ -139,7 +138,8 @@ fn command_line(yosys: &Yosys, work: &Path) -> String {
 }
 
 fn run_yosys(yosys: &Yosys, work: &Path, top: &str) -> Result<(), Error> {
-    let out = Command::new(&yosys.program)
+    let out = yosys
+        .command()
         .args(YOSYS_ARGS)
         .current_dir(work)
         .output()

@@ -322,3 +322,28 @@ fn unknown_top_is_rejected() {
         "{e:?}"
     );
 }
+
+#[test]
+fn check_accepts_a_clean_design_and_names_the_problem_of_a_bad_one() {
+    if !yosys_available() {
+        return;
+    }
+    let (_dir, req) = request("mux4", MUX4, None);
+    synth::check(&req.files, "mux4").unwrap();
+
+    // Two drivers on one wire: `check -assert` must refuse it.
+    let two_drivers = "module two_drivers (input a_i, input b_i, output y_o);\n\
+                       \x20 assign y_o = a_i;\n  assign y_o = b_i;\nendmodule\n";
+    let (_dir, req) = request("two_drivers", two_drivers, None);
+    let e = synth::check(&req.files, "two_drivers").unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, Error::CheckFailed { .. }), "{e:?}");
+    assert!(msg.contains("check -assert"), "{msg}");
+    assert!(msg.contains("multiple conflicting drivers"), "{msg}");
+    assert!(!msg.contains('\n'), "one line: {msg}");
+
+    // A top that is not in the file.
+    let (_dir, req) = request("mux4", MUX4, None);
+    let e = synth::check(&req.files, "no_such_top").unwrap_err();
+    assert!(e.to_string().contains("no_such_top"), "{e}");
+}
