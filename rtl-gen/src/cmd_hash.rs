@@ -56,7 +56,7 @@ pub struct HashArgs {
     /// xor-matrix: one n-bit mask per bank bit, bank bit 0 first (decimal, 0x or 0b).
     #[arg(long, value_delimiter = ',')]
     rows: Option<Vec<String>>,
-    /// A JSON configuration object (as in a manifest's "configuration"), instead of the flags.
+    /// A JSON configuration object, or a block manifest (its "configuration" is used), instead of the flags.
     #[arg(long, conflicts_with_all = ["kind", "addr_bits", "banks", "k", "k1", "k2", "mask", "bits", "pairs", "rows"])]
     config: Option<PathBuf>,
     /// Take the configuration at run time on cfg_i instead of baking it in.
@@ -98,10 +98,18 @@ impl HashArgs {
     fn object(&self) -> Result<HashConfigObject, Error> {
         if let Some(path) = &self.config {
             let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
-            return HashConfigObject::from_json(&text).map_err(|e| Error::ConfigFile {
+            let config_error = |e: serde_json::Error| Error::ConfigFile {
                 path: path.clone(),
                 message: e.to_string(),
-            });
+            };
+            let mut value: serde_json::Value = serde_json::from_str(&text).map_err(config_error)?;
+            // A block's manifest carries the configuration object under "configuration".
+            if value.get("generator").is_some() {
+                if let Some(configuration) = value.get_mut("configuration") {
+                    value = configuration.take();
+                }
+            }
+            return serde_json::from_value(value).map_err(config_error);
         }
         let (Some(kind), Some(addr_bits), Some(banks)) = (&self.kind, self.addr_bits, self.banks)
         else {
