@@ -38,14 +38,27 @@ impl Simulator for Verilator {
         // --binary implies --timing in Verilator 5.006 too; it is passed anyway for clarity and
         // for versions where it might not. --timescale gives RTL without `timescale the
         // testbench's unit instead of failing with TIMESCALEMOD.
+        // Verilator writes the paths of its source files into the C++ it generates, so the
+        // build runs in the testbench's folder and names the testbench by its bare file name:
+        // the same testbench and DUT then give the same C++, which ccache serves whatever folder
+        // they were written to. RTL paths are made absolute to survive the change of folder.
+        let rtl = rtl
+            .iter()
+            .map(|p| {
+                std::path::absolute(p)
+                    .map_err(|e| Error::io(format!("resolving {}", p.display()), e))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let tb_file = tb.source.file_name().unwrap_or(tb.source.as_os_str());
         let mut build = tool.command();
         build
+            .current_dir(tb.dir())
             .args(["--binary", "-Wall", "--timing", "--timescale", "1ns/1ps"])
             .args(["--build-jobs", "2", "--top-module", &tb.top])
             .arg("-Mdir")
             .arg(&mdir)
-            .args(rtl)
-            .arg(&tb.source);
+            .args(&rtl)
+            .arg(tb_file);
         if std::env::var_os("OBJCACHE").is_none() && find_on_path(Path::new("ccache")).is_some() {
             build.env("OBJCACHE", "ccache");
         }
