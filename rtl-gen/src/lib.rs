@@ -5,6 +5,7 @@
 //! - [`hash`]: the bank hashers (fixed, configurable, pipelined) and their test vectors;
 //! - [`manifest`]: the manifest, filelist and FuseSoC core written beside every block;
 //! - [`output`]: atomic writing of block folders;
+//! - [`rap`]: the RAP address converter and the congestion simulator's tables and plots;
 //! - [`cosim`]: co-simulation of a generated block folder.
 
 pub mod cosim;
@@ -12,6 +13,7 @@ pub mod error;
 pub mod hash;
 pub mod manifest;
 pub mod output;
+pub mod rap;
 pub mod rtl;
 
 pub use error::Error;

@@ -1,5 +1,6 @@
 //! The `rtl-gen` command line.
 
+mod cmd_congestion;
 mod cmd_cosim;
 mod cmd_hash;
 
@@ -26,6 +27,8 @@ enum Command {
     Hash(cmd_hash::HashArgs),
     /// Build and run a generated block's self-checking testbench.
     Cosim(cmd_cosim::CosimArgs),
+    /// Simulate the warp congestion of RAW, RAS and RAP layouts (the RAP paper's Tables II, IV).
+    Congestion(cmd_congestion::CongestionArgs),
 }
 
 /// The command line as the generated files record it: `rtl-gen` and the arguments, quoted
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Hash(args) => cmd_hash::run(args, &command_line()),
         Command::Cosim(args) => cmd_cosim::run(args),
+        Command::Congestion(args) => cmd_congestion::run(args),
     };
     match result {
         Ok(code) => code,

@@ -22,7 +22,7 @@ pub fn shift_classes(scheme: Scheme, shape: Shape) -> Vec<Vec<Row>> {
     let mut index: HashMap<Form, usize> = HashMap::new();
     let mut classes: Vec<Vec<Row>> = Vec::new();
     for row in shape.all_rows() {
-        let form = scheme.form(shape, row);
+        let form = scheme.form(shape, row).canonical();
         let slot = *index.entry(form).or_insert_with(|| {
             classes.push(Vec::new());
             classes.len() - 1
@@ -66,7 +66,14 @@ mod tests {
         first.sort_unstable();
         assert_eq!(
             first,
-            vec![[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+            vec![
+                [0, 1, 2],
+                [0, 2, 1],
+                [1, 0, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [2, 1, 0]
+            ]
         );
         let (access, guaranteed) = malicious_access(Scheme::R1p, shape);
         assert_eq!(access.len(), 32);

@@ -7,13 +7,14 @@
 //!   of section VII (1P, R1P, 3P, w²P, 1Pw²R).
 //! - [`access`]: the warp accesses of Tables II and IV.
 //! - [`malicious`]: the worst-case access an adversary can build from a scheme's structure.
-//! - [`sim`]: the seeded, parallel Monte Carlo simulator.
+//! - [`sim`]: the seeded, parallel Monte Carlo simulator, and [`rng`] its per-trial generator.
 //! - [`paper`]: the paper's published numbers, for comparison.
 
 pub mod access;
 pub mod malicious;
 pub mod paper;
 pub mod perm;
+pub mod rng;
 mod sampler;
 pub mod scheme;
 pub mod sim;

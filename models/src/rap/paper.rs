@@ -10,16 +10,32 @@ pub const TABLE_II_W: [u32; 5] = [16, 32, 64, 128, 256];
 /// Table II: (scheme, pattern, mean congestion at w = 16, 32, 64, 128, 256).
 pub const TABLE_II: &[(Scheme, Pattern, [f64; 5])] = &[
     (Scheme::Raw, Pattern::Contiguous, [1.0; 5]),
-    (Scheme::Raw, Pattern::Stride(1), [16.0, 32.0, 64.0, 128.0, 256.0]),
+    (
+        Scheme::Raw,
+        Pattern::Stride(1),
+        [16.0, 32.0, 64.0, 128.0, 256.0],
+    ),
     (Scheme::Raw, Pattern::Diagonal, [1.0; 5]),
     (Scheme::Raw, Pattern::Random, [2.92, 3.44, 3.90, 4.34, 4.75]),
     (Scheme::Ras, Pattern::Contiguous, [1.0; 5]),
-    (Scheme::Ras, Pattern::Stride(1), [3.08, 3.53, 3.96, 4.38, 4.77]),
-    (Scheme::Ras, Pattern::Diagonal, [3.08, 3.53, 3.96, 4.38, 4.77]),
+    (
+        Scheme::Ras,
+        Pattern::Stride(1),
+        [3.08, 3.53, 3.96, 4.38, 4.77],
+    ),
+    (
+        Scheme::Ras,
+        Pattern::Diagonal,
+        [3.08, 3.53, 3.96, 4.38, 4.77],
+    ),
     (Scheme::Ras, Pattern::Random, [2.92, 3.44, 3.90, 4.34, 4.75]),
     (Scheme::Rap, Pattern::Contiguous, [1.0; 5]),
     (Scheme::Rap, Pattern::Stride(1), [1.0; 5]),
-    (Scheme::Rap, Pattern::Diagonal, [3.20, 3.61, 4.00, 4.41, 4.78]),
+    (
+        Scheme::Rap,
+        Pattern::Diagonal,
+        [3.20, 3.61, 4.00, 4.41, 4.78],
+    ),
     (Scheme::Rap, Pattern::Random, [2.92, 3.44, 3.90, 4.34, 4.75]),
 ];
 

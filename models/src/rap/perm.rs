@@ -48,12 +48,7 @@ impl fmt::Display for NotAPermutation {
         for value in &self.out_of_range {
             parts.push(format!("{value} is out of range"));
         }
-        let list = |v: &[u32]| {
-            v.iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
         match self.missing.len() {
             0 => {}
             1 => parts.push(format!("{} is missing", self.missing[0])),
@@ -224,7 +219,10 @@ impl ShiftLayout {
     /// `col` is not below `w`.
     pub fn bank(&self, row: u32, col: u32) -> u32 {
         let w = self.w();
-        assert!(row < w && col < w, "element ({row}, {col}) of a {w} x {w} matrix");
+        assert!(
+            row < w && col < w,
+            "element ({row}, {col}) of a {w} x {w} matrix"
+        );
         let s = col + self.shifts[row as usize];
         if s >= w {
             s - w
@@ -291,10 +289,7 @@ mod tests {
             "{err}"
         );
         let err = Permutation::new(3, &[0, 0, 0]).unwrap_err().to_string();
-        assert!(
-            err.contains("0 appears 3 times, 1, 2 are missing"),
-            "{err}"
-        );
+        assert!(err.contains("0 appears 3 times, 1, 2 are missing"), "{err}");
         assert!(Permutation::new(1, &[0]).is_err());
         assert_eq!(Permutation::new(2, &[1, 0]).unwrap().as_slice(), &[1, 0]);
     }

@@ -9,7 +9,25 @@
 //! which trials before.
 
 use super::scheme::{Form, Term};
-use rand::Rng;
+use rand::RngCore;
+
+/// A uniform integer in `0..n` (`n >= 1`) by Lemire's multiply-and-reject method with the exact
+/// rejection threshold: unbiased, one 32-bit draw almost always (a retry has probability
+/// `(2^32 mod n) / 2^32`), no division unless the low product falls below `n`. `rand` 0.8's
+/// `gen_range` uses a conservative threshold that rejects up to half the draws for ranges at or
+/// just above a power of two (every `w` of Table II), which made it the simulator's hot spot.
+#[inline]
+pub fn below(rng: &mut impl RngCore, n: u32) -> u32 {
+    debug_assert!(n >= 1);
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
+        }
+    }
+    (m >> 32) as u32
+}
 
 /// Permutations of `0..w` drawn entry by entry (a partial Fisher-Yates shuffle per permutation
 /// whose pool reads as the identity until written in the current epoch).
@@ -41,7 +59,7 @@ impl LazyPerms {
         self.drawn.fill((0, 0));
     }
 
-    fn get(&mut self, rng: &mut impl Rng, epoch: u32, group: u32, index: u32) -> u32 {
+    fn get(&mut self, rng: &mut impl RngCore, epoch: u32, group: u32, index: u32) -> u32 {
         let w = self.w as usize;
         let e = group as usize * w + index as usize;
         if self.entry[e].0 == epoch {
@@ -53,7 +71,7 @@ impl LazyPerms {
         } else {
             0
         };
-        let pick = rng.gen_range(d..self.w);
+        let pick = d + below(rng, self.w - d);
         let base = g * w;
         let read = |pool: &[(u32, u32)], slot: u32| {
             let (stamp, value) = pool[base + slot as usize];
@@ -81,10 +99,10 @@ struct LazyUniform {
 }
 
 impl LazyUniform {
-    fn get(&mut self, rng: &mut impl Rng, epoch: u32, key: u32) -> u32 {
+    fn get(&mut self, rng: &mut impl RngCore, epoch: u32, key: u32) -> u32 {
         let slot = &mut self.entry[key as usize];
         if slot.0 != epoch {
-            *slot = (epoch, rng.gen_range(0..self.w));
+            *slot = (epoch, below(rng, self.w));
         }
         slot.1
     }
@@ -125,7 +143,7 @@ impl Sampler {
 
     /// The shift of a row of form `form`, `sum of its terms mod w`, drawing what is missing.
     #[inline]
-    pub(crate) fn shift(&mut self, rng: &mut impl Rng, form: &Form) -> u32 {
+    pub(crate) fn shift(&mut self, rng: &mut impl RngCore, form: &Form) -> u32 {
         let mut s = 0;
         for term in form.terms() {
             let v = match *term {
@@ -168,15 +186,31 @@ mod tests {
     }
 
     #[test]
+    fn below_is_uniform_and_in_range() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        for n in [1u32, 2, 3, 7, 32, 129, 256, u32::MAX] {
+            for _ in 0..1000 {
+                assert!(below(&mut rng, n) < n);
+            }
+        }
+        let mut hits = [0u32; 3];
+        for _ in 0..30_000 {
+            hits[below(&mut rng, 3) as usize] += 1;
+        }
+        assert!(
+            hits.iter().all(|&h| (9_500..10_500).contains(&h)),
+            "{hits:?}"
+        );
+    }
+
+    #[test]
     fn first_entries_are_uniform() {
         // r_3 of a fresh permutation of 0..4 over 40 000 trials: each value near 1/4.
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let mut s = Sampler::new(4, 1, 0);
         let mut hits = [0u32; 4];
-        let form = super::super::scheme::Scheme::Rap.form(
-            super::super::scheme::Shape::new(2, 4).unwrap(),
-            [0, 0, 3],
-        );
+        let form = super::super::scheme::Scheme::Rap
+            .form(super::super::scheme::Shape::new(2, 4).unwrap(), [0, 0, 3]);
         for _ in 0..40_000 {
             s.next_trial();
             s.shift(&mut rng, &form);

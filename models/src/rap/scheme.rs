@@ -105,8 +105,8 @@ pub enum Term {
     },
 }
 
-/// The random quantities a row's shift is the sum of (mod `w`), in sorted order: equal forms,
-/// equal shifts, whatever the random draw.
+/// The random quantities a row's shift is the sum of (mod `w`); see [`Form::canonical`] to
+/// compare two forms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Form {
     terms: [Term; 3],
@@ -114,17 +114,26 @@ pub struct Form {
 }
 
 impl Form {
-    fn new(mut terms: [Term; 3], len: u8) -> Self {
-        terms[..len as usize].sort_unstable();
-        for t in &mut terms[len as usize..] {
-            *t = Term::Uniform { key: 0 };
-        }
+    #[inline]
+    fn new(terms: [Term; 3], len: u8) -> Self {
         Self { terms, len }
     }
 
-    /// The terms.
+    /// The terms, in the scheme's order.
+    #[inline]
     pub fn terms(&self) -> &[Term] {
         &self.terms[..self.len as usize]
+    }
+
+    /// The same form with its terms sorted and the unused slots cleared: equal canonical forms
+    /// mean equal shifts whatever the random draw (`r_0 + r_1` and `r_1 + r_0` compare equal).
+    pub fn canonical(mut self) -> Self {
+        let len = self.len as usize;
+        self.terms[..len].sort_unstable();
+        for t in &mut self.terms[len..] {
+            *t = Term::Uniform { key: 0 };
+        }
+        self
     }
 }
 
@@ -221,6 +230,7 @@ impl Scheme {
     }
 
     /// The random quantities row `row`'s shift is the sum of.
+    #[inline]
     pub fn form(self, shape: Shape, row: Row) -> Form {
         let [i, j, k] = row;
         let w = shape.w();
@@ -301,21 +311,30 @@ mod tests {
         }
         assert_eq!("w^2P".parse::<Scheme>().unwrap(), Scheme::W2p);
         assert_eq!("1Pw^2R".parse::<Scheme>().unwrap(), Scheme::OnePW2r);
-        assert!("4p".parse::<Scheme>().unwrap_err().contains("raw, ras, rap"));
+        assert!("4p"
+            .parse::<Scheme>()
+            .unwrap_err()
+            .contains("raw, ras, rap"));
         let s = Shape::new(4, 32).unwrap();
         let w = 32u64;
-        let counts: Vec<u64> = Scheme::TABLE_IV.iter().map(|x| x.random_numbers(s)).collect();
-        assert_eq!(counts, vec![0, w * w * w, w, w, 3 * w, w * w * w, w * w + w]);
+        let counts: Vec<u64> = Scheme::TABLE_IV
+            .iter()
+            .map(|x| x.random_numbers(s))
+            .collect();
+        assert_eq!(
+            counts,
+            vec![0, w * w * w, w, w, 3 * w, w * w * w, w * w + w]
+        );
     }
 
     #[test]
     fn r1p_forms_ignore_the_order_of_the_indices() {
         let s = Shape::new(4, 8).unwrap();
-        let f = Scheme::R1p.form(s, [0, 1, 2]);
-        assert_eq!(f, Scheme::R1p.form(s, [2, 1, 0]));
+        let f = Scheme::R1p.form(s, [0, 1, 2]).canonical();
+        assert_eq!(f, Scheme::R1p.form(s, [2, 1, 0]).canonical());
         assert_ne!(
-            Scheme::ThreeP.form(s, [0, 1, 2]),
-            Scheme::ThreeP.form(s, [2, 1, 0])
+            Scheme::ThreeP.form(s, [0, 1, 2]).canonical(),
+            Scheme::ThreeP.form(s, [2, 1, 0]).canonical()
         );
         assert_eq!(Scheme::Raw.form(s, [1, 2, 3]).terms(), &[]);
     }

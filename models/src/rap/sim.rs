@@ -3,18 +3,17 @@
 //! A *cell* is one array shape, scheme and access pattern. A *trial* draws the scheme's random
 //! layout and one warp of the pattern, and measures that warp's DMM congestion (the largest
 //! number of distinct elements in one bank). Trial `t` of a run with seed `s` uses its own
-//! ChaCha8 generator (key from `s`, stream `t`), so a cell's result depends only on the cell,
+//! generator ([`TrialRng`], derived from `(s, t)`), so a cell's result depends only on the cell,
 //! the seed and the trial count: not on the number of threads, the chunking or the other cells
 //! of the run. Trials run in parallel (rayon) and their congestions are summed exactly as a
 //! histogram.
 
 use super::access::{Element, Pattern};
 use super::malicious::malicious_access;
-use super::sampler::Sampler;
+use super::sampler::{below, Sampler};
 use super::scheme::{Row, Scheme, Shape};
 use crate::Error;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use super::rng::TrialRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -67,18 +66,16 @@ impl Cell {
     }
 }
 
-/// The ChaCha8 generator of trial `trial` of a run seeded with `seed`.
-pub fn trial_rng(seed: u64, trial: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(trial);
-    rng
+/// The generator of trial `trial` of a run seeded with `seed` (see [`TrialRng`]).
+pub fn trial_rng(seed: u64, trial: u64) -> TrialRng {
+    TrialRng::new(seed, trial)
 }
 
 /// Runs trials of one cell, one at a time, reusing its buffers.
 #[derive(Debug, Clone)]
 pub struct Engine {
     cell: Cell,
-    key: <ChaCha8Rng as SeedableRng>::Seed,
+    seed: u64,
     sampler: Sampler,
     counts: Vec<u32>,
     seen: Vec<u64>,
@@ -105,7 +102,7 @@ impl Engine {
         };
         Self {
             cell,
-            key: ChaCha8Rng::seed_from_u64(seed).get_seed(),
+            seed,
             sampler: Sampler::new(
                 w,
                 cell.scheme.permutations(shape),
@@ -121,8 +118,7 @@ impl Engine {
 
     /// Runs trial `trial`: draws the layout and the warp, returns its congestion.
     pub fn run(&mut self, trial: u64) -> u32 {
-        let mut rng = ChaCha8Rng::from_seed(self.key);
-        rng.set_stream(trial);
+        let mut rng = trial_rng(self.seed, trial);
         self.sampler.next_trial();
         self.draw_access(&mut rng);
 
@@ -159,17 +155,17 @@ impl Engine {
         max
     }
 
-    fn draw_access(&mut self, rng: &mut ChaCha8Rng) {
+    fn draw_access(&mut self, rng: &mut TrialRng) {
         let shape = self.cell.shape;
         let w = shape.w();
         let four = shape.dims() == 4;
-        let draw_row = |rng: &mut ChaCha8Rng| -> Row {
+        let draw_row = |rng: &mut TrialRng| -> Row {
             let (i, j) = if four {
-                (rng.gen_range(0..w), rng.gen_range(0..w))
+                (below(rng, w), below(rng, w))
             } else {
                 (0, 0)
             };
-            [i, j, rng.gen_range(0..w)]
+            [i, j, below(rng, w)]
         };
         self.elements.clear();
         let out = &mut self.elements;
@@ -179,17 +175,21 @@ impl Engine {
                 out.extend((0..w).map(|col| Element { row, col }));
             }
             Pattern::Stride(axis) => {
-                let fixed = draw_row(rng);
-                let col = rng.gen_range(0..w);
-                let at = 3 - axis as usize;
-                out.extend((0..w).map(|t| {
-                    let mut row = fixed;
-                    row[at] = t;
-                    Element { row, col }
+                let [i, j, k] = draw_row(rng);
+                let col = below(rng, w);
+                // Whole rows, not `row[axis] = t` on a copy: that partial store followed by a
+                // full load stalls store forwarding and once cost a quarter of the run time.
+                out.extend((0..w).map(|t| Element {
+                    row: match axis {
+                        1 => [i, j, t],
+                        2 => [i, t, k],
+                        _ => [t, j, k],
+                    },
+                    col,
                 }));
             }
             Pattern::Diagonal => {
-                let c = rng.gen_range(0..w);
+                let c = below(rng, w);
                 out.extend((0..w).map(|t| Element {
                     row: [0, 0, t],
                     col: (c + t) % w,
@@ -198,7 +198,7 @@ impl Engine {
             Pattern::Random => {
                 for _ in 0..w {
                     let row = draw_row(rng);
-                    let col = rng.gen_range(0..w);
+                    let col = below(rng, w);
                     out.push(Element { row, col });
                 }
             }

@@ -1,0 +1,164 @@
+//! `rtl-gen congestion`: the Monte Carlo congestion simulator of the RAP paper's Tables II and IV.
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use models::rap::{paper, simulate, Cell, Pattern, Scheme};
+use rtl_gen::rap::congestion;
+use rtl_gen::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `rtl-gen congestion`.
+#[derive(Args)]
+#[command(after_help = "\
+Schemes: raw, ras, rap (--dims 2); raw, ras, 1p, r1p, 3p, w2p, 1pw2r (--dims 4).
+Patterns: contiguous, stride, diagonal, random, malicious (--dims 2);
+          contiguous, stride1, stride2, stride3, random, malicious (--dims 4).
+A trial draws the layout's random numbers and one warp of the pattern (the indices the pattern
+holds fixed are drawn too) and counts the DMM congestion. Trial t has its own generator,
+derived from (--seed, t): results do not depend on the thread count (RAYON_NUM_THREADS).
+
+Examples:
+  rtl-gen congestion --w 16,32,64,128,256 --scheme raw,ras,rap --pattern contiguous,stride,diagonal,random --trials 100000 --seed 1
+  rtl-gen congestion --dims 4 --w 32 --scheme 1p,r1p,3p,w2p,1pw2r --pattern contiguous,stride1,stride2,stride3,random,malicious
+  rtl-gen congestion --compare-paper --plot out/table2.svg
+  rtl-gen congestion --w 32 --scheme rap --pattern diagonal --json")]
+pub struct CongestionArgs {
+    /// 2 for a w x w matrix (Table II), 4 for a w^4 array (section VII, Table IV).
+    #[arg(long, default_value_t = 2)]
+    dims: u32,
+    /// Matrix widths (warp size = bank count), comma separated [default: 16,32,64,128,256 for
+    /// --dims 2, 32 for --dims 4].
+    #[arg(long, value_delimiter = ',')]
+    w: Option<Vec<u32>>,
+    /// Layouts [default: raw,ras,rap for --dims 2, raw,ras,1p,r1p,3p,w2p,1pw2r for --dims 4].
+    #[arg(long, value_delimiter = ',')]
+    scheme: Option<Vec<String>>,
+    /// Warp accesses [default: the paper's table for --dims].
+    #[arg(long, value_delimiter = ',')]
+    pattern: Option<Vec<String>>,
+    /// Trials per cell.
+    #[arg(long, default_value_t = 100_000)]
+    trials: u64,
+    /// Seed of the trials' generators.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object per cell (dims, w, scheme, pattern, trials, seed, mean, max, min).
+    #[arg(long)]
+    json: bool,
+    /// Show the paper's Table II value beside each cell and the largest difference.
+    #[arg(long)]
+    compare_paper: bool,
+    /// Write an SVG plot of the mean congestion against w to this file.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
+    Error::BadFlag {
+        flag,
+        value: value.into(),
+        message: message.into(),
+    }
+}
+
+impl CongestionArgs {
+    fn cells(&self) -> Result<Vec<Cell>, Error> {
+        let dims = self.dims;
+        let ws = self.w.clone().unwrap_or_else(|| {
+            if dims == 4 {
+                vec![32]
+            } else {
+                paper::TABLE_II_W.to_vec()
+            }
+        });
+        let schemes: Vec<Scheme> = match &self.scheme {
+            Some(list) => list
+                .iter()
+                .map(|s| s.parse::<Scheme>().map_err(|e| bad("--scheme", s, e)))
+                .collect::<Result<_, _>>()?,
+            None if dims == 4 => Scheme::TABLE_IV.to_vec(),
+            None => Scheme::TABLE_II.to_vec(),
+        };
+        let patterns: Vec<Pattern> = match &self.pattern {
+            Some(list) => list
+                .iter()
+                .map(|p| Pattern::parse(p).map_err(|e| bad("--pattern", p, e)))
+                .collect::<Result<_, _>>()?,
+            None if dims == 4 => Pattern::TABLE_IV.to_vec(),
+            None => Pattern::TABLE_II.to_vec(),
+        };
+        let mut cells = Vec::new();
+        for &scheme in &schemes {
+            for &pattern in &patterns {
+                for &w in &ws {
+                    cells.push(Cell::new(dims, w, scheme, pattern)?);
+                }
+            }
+        }
+        Ok(cells)
+    }
+}
+
+/// Runs `rtl-gen congestion`.
+pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
+    if args.trials == 0 {
+        return Err(bad("--trials", "0", "at least one trial per cell"));
+    }
+    let cells = args.cells()?;
+    let total = args.trials * cells.len() as u64;
+    let bar = if args.quiet || total < 1_000_000 {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {percent:>3}% {human_pos}/{human_len} trials, ETA {eta}",
+            )
+            .unwrap_or_else(|e| unreachable!("a valid template: {e}"))
+            .progress_chars("=> "),
+        );
+        bar
+    };
+    let start = Instant::now();
+    let results = simulate(&cells, args.trials, args.seed, &|n| bar.inc(n));
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+
+    let warps = total as f64;
+    let summary = format!(
+        "{} cells, {total} warp accesses in {seconds:.2} s: {:.3} M warp accesses/s on {} threads",
+        cells.len(),
+        warps / seconds.max(1e-9) / 1e6,
+        rayon::current_num_threads()
+    );
+    if args.json {
+        print!("{}", congestion::json_lines(&results));
+        eprintln!("{summary}");
+    } else {
+        print!("{}", congestion::table(&results, args.compare_paper));
+        if args.compare_paper {
+            let (compared, within, worst, at) = congestion::paper_agreement(&results, 0.03);
+            if compared > 0 {
+                println!(
+                    "{within} of {compared} cells within 0.03 of the paper's Table II; largest difference {worst:.4} ({at})"
+                );
+            }
+        }
+        println!("{summary}");
+    }
+    if let Some(path) = &args.plot {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(Error::io(parent))?;
+        }
+        std::fs::write(path, congestion::plot(&results)).map_err(Error::io(path))?;
+        if !args.json {
+            println!("plot: {}", path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,317 @@
+//! What `rtl-gen congestion` prints and draws from the simulator's results: the text table (one
+//! block per scheme, patterns down, `w` across, as the paper's Table II), the comparison with
+//! the paper, the JSON lines and the SVG plot.
+
+use models::rap::{paper, CellResult, Pattern, Scheme};
+use std::fmt::Write;
+
+/// The scheme as the paper writes it: RAW, RAS, RAP, 1P, R1P, 3P, w2P, 1Pw2R.
+pub fn label(scheme: Scheme) -> &'static str {
+    match scheme {
+        Scheme::Raw => "RAW",
+        Scheme::Ras => "RAS",
+        Scheme::Rap => "RAP",
+        Scheme::OneP => "1P",
+        Scheme::R1p => "R1P",
+        Scheme::ThreeP => "3P",
+        Scheme::W2p => "w2P",
+        Scheme::OnePW2r => "1Pw2R",
+    }
+}
+
+/// The schemes of `results` in order of first appearance, with their dims.
+fn schemes(results: &[CellResult]) -> Vec<(u32, Scheme)> {
+    let mut out: Vec<(u32, Scheme)> = Vec::new();
+    for r in results {
+        let key = (r.cell.shape.dims(), r.cell.scheme);
+        if !out.contains(&key) {
+            out.push(key);
+        }
+    }
+    out
+}
+
+fn distinct<T: PartialEq + Copy>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for x in items {
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// The text table: one block per scheme with a row per pattern and a column per `w`; each cell
+/// is the mean congestion, followed by the paper's Table II value in parentheses when
+/// `compare` is set and the paper has the cell.
+pub fn table(results: &[CellResult], compare: bool) -> String {
+    let mut out = String::new();
+    let Some(first) = results.first() else {
+        return out;
+    };
+    for (dims, scheme) in schemes(results) {
+        let rows: Vec<&CellResult> = results
+            .iter()
+            .filter(|r| r.cell.shape.dims() == dims && r.cell.scheme == scheme)
+            .collect();
+        let ws = distinct(rows.iter().map(|r| r.cell.shape.w()));
+        let patterns = distinct(rows.iter().map(|r| r.cell.pattern));
+        let shape = if dims == 2 {
+            "w x w matrix"
+        } else {
+            "w^4 array"
+        };
+        let _ = writeln!(
+            out,
+            "{} ({shape}, {} trials, seed {}): mean congestion{}",
+            label(scheme),
+            first.trials,
+            first.seed,
+            if compare { " (paper's Table II)" } else { "" }
+        );
+        let width = if compare { 15 } else { 8 };
+        let _ = write!(out, "{:<12}", "pattern");
+        for w in &ws {
+            let _ = write!(out, "{:>width$}", format!("w={w}"));
+        }
+        out.push('\n');
+        for p in &patterns {
+            let _ = write!(out, "{:<12}", p.name(dims));
+            for &w in &ws {
+                let cell = rows
+                    .iter()
+                    .find(|r| r.cell.shape.w() == w && r.cell.pattern == *p);
+                let text = match cell {
+                    None => "-".to_string(),
+                    Some(r) => {
+                        let paper = (compare && dims == 2)
+                            .then(|| paper::table_ii(scheme, *p, w))
+                            .flatten();
+                        match paper {
+                            Some(v) => format!("{:.3} ({v:.2})", r.mean()),
+                            None if compare => format!("{:.3}", r.mean()),
+                            None => format!("{:.2}", r.mean()),
+                        }
+                    }
+                };
+                let _ = write!(out, "{text:>width$}");
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The largest difference from the paper's Table II over the cells the paper has: `(cells
+/// compared, cells within `tolerance`, largest difference, where)`.
+pub fn paper_agreement(results: &[CellResult], tolerance: f64) -> (usize, usize, f64, String) {
+    let mut compared = 0;
+    let mut within = 0;
+    let mut worst = (0.0f64, String::new());
+    for r in results.iter().filter(|r| r.cell.shape.dims() == 2) {
+        let Some(v) = paper::table_ii(r.cell.scheme, r.cell.pattern, r.cell.shape.w()) else {
+            continue;
+        };
+        compared += 1;
+        let d = (r.mean() - v).abs();
+        if d <= tolerance {
+            within += 1;
+        }
+        if d >= worst.0 {
+            worst = (
+                d,
+                format!(
+                    "{} {} w={}: {:.4} vs {v:.2}",
+                    r.cell.scheme,
+                    r.cell.pattern.name(2),
+                    r.cell.shape.w(),
+                    r.mean()
+                ),
+            );
+        }
+    }
+    (compared, within, worst.0, worst.1)
+}
+
+/// One JSON object per cell, one per line.
+pub fn json_lines(results: &[CellResult]) -> String {
+    results
+        .iter()
+        .map(|r| {
+            let mut line = serde_json::to_string(&r.record())
+                .unwrap_or_else(|e| unreachable!("a record serialises: {e}"));
+            line.push('\n');
+            line
+        })
+        .collect()
+}
+
+const COLOURS: [(u8, u8, u8); 8] = [
+    (120, 120, 120),
+    (31, 119, 180),
+    (214, 39, 40),
+    (44, 160, 44),
+    (255, 127, 14),
+    (148, 103, 189),
+    (140, 86, 75),
+    (227, 119, 194),
+];
+
+/// An SVG of the mean congestion against `w` (both axes logarithmic): one line per scheme and
+/// pattern, a colour per scheme and a marker per pattern.
+pub fn plot(results: &[CellResult]) -> String {
+    use plotters::prelude::*;
+
+    let mut series: Vec<(String, usize, Pattern, Vec<(f64, f64)>)> = Vec::new();
+    let scheme_list = schemes(results);
+    for r in results {
+        let dims = r.cell.shape.dims();
+        let label = format!("{} {}", label(r.cell.scheme), r.cell.pattern.name(dims));
+        let point = (f64::from(r.cell.shape.w()).log2(), r.mean().max(1.0));
+        match series.iter_mut().find(|s| s.0 == label) {
+            Some(s) => s.3.push(point),
+            None => {
+                let colour = scheme_list
+                    .iter()
+                    .position(|&(d, s)| d == dims && s == r.cell.scheme)
+                    .unwrap_or(0);
+                series.push((label, colour, r.cell.pattern, vec![point]));
+            }
+        }
+    }
+    let xs = series.iter().flat_map(|s| s.3.iter().map(|p| p.0));
+    let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    let (x_min, x_max) = if x_min > x_max {
+        (1.0, 2.0)
+    } else if x_min == x_max {
+        (x_min - 1.0, x_max + 1.0)
+    } else {
+        (x_min, x_max)
+    };
+    let y_max = series
+        .iter()
+        .flat_map(|s| s.3.iter().map(|p| p.1))
+        .fold(2.0f64, f64::max)
+        * 1.3;
+    let trials = results.first().map_or(0, |r| r.trials);
+    let title = format!("Mean warp congestion against w ({trials} trials per point)");
+
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 560)).into_drawing_area();
+        let draw = || -> Result<(), Box<dyn std::error::Error + '_>> {
+            root.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(&title, ("sans-serif", 18))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(56)
+                .build_cartesian_2d(x_min - 0.2..x_max + 0.2, (0.9..y_max).log_scale())?;
+            chart
+                .configure_mesh()
+                .x_desc("w (banks = threads per warp)")
+                .y_desc("mean congestion")
+                .x_labels((x_max - x_min) as usize + 1)
+                .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as u64))
+                .y_label_formatter(&|y| format!("{y}"))
+                .draw()?;
+            for (label, colour, pattern, pts) in &series {
+                let (r, g, b) = COLOURS[*colour % COLOURS.len()];
+                let style = RGBColor(r, g, b);
+                let p = *pattern;
+                let marker =
+                    move |(x, y): (f64, f64)| -> DynElement<'static, SVGBackend, (f64, f64)> {
+                        match p {
+                            Pattern::Contiguous => {
+                                Circle::new((x, y), 4, style.filled()).into_dyn()
+                            }
+                            Pattern::Stride(_) => {
+                                TriangleMarker::new((x, y), 5, style.filled()).into_dyn()
+                            }
+                            Pattern::Diagonal => {
+                                Cross::new((x, y), 4, style.stroke_width(2)).into_dyn()
+                            }
+                            Pattern::Random => {
+                                Circle::new((x, y), 4, style.stroke_width(2)).into_dyn()
+                            }
+                            Pattern::Malicious => {
+                                TriangleMarker::new((x, y), 5, style.stroke_width(1)).into_dyn()
+                            }
+                        }
+                    };
+                chart
+                    .draw_series(LineSeries::new(pts.iter().copied(), style.stroke_width(2)))?
+                    .label(label.as_str())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 18, y)], style.stroke_width(2))
+                    });
+                chart.draw_series(pts.iter().map(|&pt| marker(pt)))?;
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()?;
+            root.present()?;
+            Ok(())
+        };
+        if let Err(e) = draw() {
+            unreachable!("drawing into a string cannot fail: {e}");
+        }
+    }
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use models::rap::{simulate, Cell};
+
+    fn results() -> Vec<CellResult> {
+        let mut cells = Vec::new();
+        for s in Scheme::TABLE_II {
+            for p in [Pattern::Contiguous, Pattern::Stride(1)] {
+                for w in [16, 32] {
+                    cells.push(Cell::new(2, w, s, p).unwrap());
+                }
+            }
+        }
+        simulate(&cells, 200, 1, &|_| {})
+    }
+
+    #[test]
+    fn table_has_a_block_per_scheme() {
+        let text = table(&results(), false);
+        assert!(
+            text.contains("RAP (w x w matrix, 200 trials, seed 1): mean congestion"),
+            "{text}"
+        );
+        assert!(text.contains("stride          1.00    1.00"), "{text}");
+        assert!(text.contains("stride         16.00   32.00"), "{text}");
+        let text = table(&results(), true);
+        assert!(text.contains("32.000 (32.00)"), "{text}");
+    }
+
+    #[test]
+    fn json_and_plot_and_agreement() {
+        let r = results();
+        let lines = json_lines(&r);
+        assert_eq!(lines.lines().count(), r.len());
+        let first: serde_json::Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+        for key in ["w", "scheme", "pattern", "trials", "seed", "mean", "max"] {
+            assert!(first.get(key).is_some(), "{key} in {first}");
+        }
+        let svg = plot(&r);
+        assert!(
+            svg.starts_with("<svg") && svg.contains("RAP stride"),
+            "{}",
+            &svg[..200]
+        );
+        // 200 trials: the exact cells agree exactly, RAS stride within its noise.
+        let (compared, within, worst, at) = paper_agreement(&r, 0.03);
+        assert_eq!(compared, 12);
+        assert!(within >= 10 && worst < 0.3, "{within} {worst} {at}");
+    }
+}
