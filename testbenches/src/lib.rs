@@ -30,6 +30,8 @@
 //! # }
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bits;
 pub mod error;
 pub mod harness;
