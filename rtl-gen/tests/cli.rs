@@ -40,8 +40,21 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 const FIG5: &[&str] = &[
-    "hash", "--kind", "bitvector-xor", "--addr-bits", "14", "--banks", "32", "--k1", "2", "--k2", "8", "--mask", "7",
-    "--out", "out/",
+    "hash",
+    "--kind",
+    "bitvector-xor",
+    "--addr-bits",
+    "14",
+    "--banks",
+    "32",
+    "--k1",
+    "2",
+    "--k2",
+    "8",
+    "--mask",
+    "7",
+    "--out",
+    "out/",
 ];
 
 #[test]
@@ -50,13 +63,31 @@ fn quick_start_generates_and_cosimulates() {
     let o = rtl_gen(tmp.path(), FIG5);
     assert!(o.status.success(), "{}", stderr(&o));
     let block = tmp.path().join("out/hash_bvxor_n14_b32");
-    for f in ["hash_bvxor_n14_b32.v", "hash_bvxor_n14_b32.json", "hash_bvxor_n14_b32.f", "hash_bvxor_n14_b32.core"] {
+    for f in [
+        "hash_bvxor_n14_b32.v",
+        "hash_bvxor_n14_b32.json",
+        "hash_bvxor_n14_b32.f",
+        "hash_bvxor_n14_b32.core",
+    ] {
         assert!(block.join(f).is_file(), "{f} missing");
     }
     let o = rtl_gen(tmp.path(), &["cosim", "out/hash_bvxor_n14_b32"]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    assert!(stdout(&o).contains("16384 passed, 0 failed"), "{}", stdout(&o));
-    let o = rtl_gen(tmp.path(), &["cosim", "out/hash_bvxor_n14_b32", "--simulator", "iverilog", "--json"]);
+    assert!(
+        stdout(&o).contains("16384 passed, 0 failed"),
+        "{}",
+        stdout(&o)
+    );
+    let o = rtl_gen(
+        tmp.path(),
+        &[
+            "cosim",
+            "out/hash_bvxor_n14_b32",
+            "--simulator",
+            "iverilog",
+            "--json",
+        ],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(report["report"]["passed"], 16384);
@@ -67,7 +98,17 @@ fn quick_start_generates_and_cosimulates() {
 fn same_command_gives_byte_identical_files() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
-    let args = ["hash", "--kind", "bitwise-xor", "--addr-bits", "20", "--banks", "16", "--configurable", "--pipeline"];
+    let args = [
+        "hash",
+        "--kind",
+        "bitwise-xor",
+        "--addr-bits",
+        "20",
+        "--banks",
+        "16",
+        "--configurable",
+        "--pipeline",
+    ];
     assert!(rtl_gen(a.path(), &args).status.success());
     assert!(rtl_gen(b.path(), &args).status.success());
     let (ta, tb) = (tree(a.path()), tree(b.path()));
@@ -80,42 +121,269 @@ fn manifest_configuration_feeds_back() {
     let tmp = tempfile::tempdir().unwrap();
     assert!(rtl_gen(tmp.path(), FIG5).status.success());
     let manifest = "out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json";
-    let o = rtl_gen(tmp.path(), &["hash", "--config", manifest, "--out", "again"]);
+    let o = rtl_gen(
+        tmp.path(),
+        &["hash", "--config", manifest, "--out", "again"],
+    );
     assert!(o.status.success(), "a manifest is accepted: {}", stderr(&o));
     // So is the bare configuration object.
     let text = std::fs::read_to_string(tmp.path().join(manifest)).unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-    std::fs::write(tmp.path().join("cfg.json"), value["configuration"].to_string()).unwrap();
-    let o = rtl_gen(tmp.path(), &["hash", "--config", "cfg.json", "--out", "again", "--json"]);
+    std::fs::write(
+        tmp.path().join("cfg.json"),
+        value["configuration"].to_string(),
+    )
+    .unwrap();
+    let o = rtl_gen(
+        tmp.path(),
+        &["hash", "--config", "cfg.json", "--out", "again", "--json"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let again: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(again["configuration"], value["configuration"]);
-    let vectors = |root: &str| std::fs::read(tmp.path().join(root).join("hash_bvxor_n14_b32/tb/hash_bvxor_n14_b32.expect.hex")).unwrap();
+    let vectors = |root: &str| {
+        std::fs::read(
+            tmp.path()
+                .join(root)
+                .join("hash_bvxor_n14_b32/tb/hash_bvxor_n14_b32.expect.hex"),
+        )
+        .unwrap()
+    };
     assert_eq!(vectors("out"), vectors("again"));
 }
 
 /// Each bad input: the arguments and a fragment the one-line error must contain.
 const BAD: &[(&[&str], &str)] = &[
-    (&["--kind", "modulo", "--addr-bits", "14", "--banks", "24"], "banks = 24"),
-    (&["--kind", "modulo", "--addr-bits", "4", "--banks", "32"], "banks = 32"),
-    (&["--kind", "modulo", "--addr-bits", "65", "--banks", "32"], "addr_bits = 65"),
-    (&["--kind", "bitvector", "--addr-bits", "14", "--banks", "32"], "kind = bitvector"),
-    (&["--kind", "bitvector-perm", "--addr-bits", "14", "--banks", "32", "--k", "10"], "k = 10"),
-    (&["--kind", "bitvector-xor", "--addr-bits", "14", "--banks", "32", "--k1", "10", "--k2", "1", "--mask", "1"], "k1 = 10"),
-    (&["--kind", "bitvector-xor", "--addr-bits", "14", "--banks", "32", "--k1", "1", "--k2", "14", "--mask", "1"], "k2 = 14"),
-    (&["--kind", "bitvector-xor", "--addr-bits", "14", "--banks", "32", "--k1", "1", "--k2", "8", "--mask", "0x20"], "mask = 0x20"),
-    (&["--kind", "bitvector-xor", "--addr-bits", "14", "--banks", "32", "--k1", "1", "--k2", "8", "--mask", "seven"], "--mask seven"),
-    (&["--kind", "bitvector-xor", "--addr-bits", "14", "--banks", "32", "--k1", "1"], "needs `k2`"),
-    (&["--kind", "bitvector-xor", "--addr-bits", "14", "--banks", "32", "--k", "1"], "`k` does not apply"),
-    (&["--kind", "bitwise-perm", "--addr-bits", "14", "--banks", "8", "--bits", "0,3,3"], "bits repeats 3"),
-    (&["--kind", "bitwise-perm", "--addr-bits", "14", "--banks", "8", "--bits", "0,3,14"], "bits[2] = 14"),
-    (&["--kind", "bitwise-perm", "--addr-bits", "14", "--banks", "8", "--bits", "0,3"], "bits has 2 entries"),
-    (&["--kind", "bitwise-xor", "--addr-bits", "14", "--banks", "4", "--pairs", "0:5,5:0"], "pairs repeats 5:0"),
-    (&["--kind", "bitwise-xor", "--addr-bits", "14", "--banks", "4", "--pairs", "0-5,1:2"], "--pairs 0-5"),
-    (&["--kind", "xor-matrix", "--addr-bits", "8", "--banks", "8", "--rows", "0x3,0x6,0x5"], "rank 2"),
-    (&["--kind", "xor-matrix", "--addr-bits", "8", "--banks", "4", "--rows", "0x3,0x100"], "rows[1] = 0x100"),
-    (&["--kind", "modulo", "--addr-bits", "8", "--banks", "4", "--configurable"], "nothing to configure"),
-    (&["--kind", "bitwise-perm", "--addr-bits", "8", "--banks", "4"], "needs its configuration (bits)"),
+    (
+        &["--kind", "modulo", "--addr-bits", "14", "--banks", "24"],
+        "banks = 24",
+    ),
+    (
+        &["--kind", "modulo", "--addr-bits", "4", "--banks", "32"],
+        "banks = 32",
+    ),
+    (
+        &["--kind", "modulo", "--addr-bits", "65", "--banks", "32"],
+        "addr_bits = 65",
+    ),
+    (
+        &["--kind", "bitvector", "--addr-bits", "14", "--banks", "32"],
+        "kind = bitvector",
+    ),
+    (
+        &[
+            "--kind",
+            "bitvector-perm",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "32",
+            "--k",
+            "10",
+        ],
+        "k = 10",
+    ),
+    (
+        &[
+            "--kind",
+            "bitvector-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "32",
+            "--k1",
+            "10",
+            "--k2",
+            "1",
+            "--mask",
+            "1",
+        ],
+        "k1 = 10",
+    ),
+    (
+        &[
+            "--kind",
+            "bitvector-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "32",
+            "--k1",
+            "1",
+            "--k2",
+            "14",
+            "--mask",
+            "1",
+        ],
+        "k2 = 14",
+    ),
+    (
+        &[
+            "--kind",
+            "bitvector-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "32",
+            "--k1",
+            "1",
+            "--k2",
+            "8",
+            "--mask",
+            "0x20",
+        ],
+        "mask = 0x20",
+    ),
+    (
+        &[
+            "--kind",
+            "bitvector-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "32",
+            "--k1",
+            "1",
+            "--k2",
+            "8",
+            "--mask",
+            "seven",
+        ],
+        "--mask seven",
+    ),
+    (
+        &[
+            "--kind",
+            "bitvector-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "32",
+            "--k1",
+            "1",
+        ],
+        "needs `k2`",
+    ),
+    (
+        &[
+            "--kind",
+            "bitvector-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "32",
+            "--k",
+            "1",
+        ],
+        "`k` does not apply",
+    ),
+    (
+        &[
+            "--kind",
+            "bitwise-perm",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "8",
+            "--bits",
+            "0,3,3",
+        ],
+        "bits repeats 3",
+    ),
+    (
+        &[
+            "--kind",
+            "bitwise-perm",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "8",
+            "--bits",
+            "0,3,14",
+        ],
+        "bits[2] = 14",
+    ),
+    (
+        &[
+            "--kind",
+            "bitwise-perm",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "8",
+            "--bits",
+            "0,3",
+        ],
+        "bits has 2 entries",
+    ),
+    (
+        &[
+            "--kind",
+            "bitwise-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "4",
+            "--pairs",
+            "0:5,5:0",
+        ],
+        "pairs repeats 5:0",
+    ),
+    (
+        &[
+            "--kind",
+            "bitwise-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "4",
+            "--pairs",
+            "0-5,1:2",
+        ],
+        "--pairs 0-5",
+    ),
+    (
+        &[
+            "--kind",
+            "xor-matrix",
+            "--addr-bits",
+            "8",
+            "--banks",
+            "8",
+            "--rows",
+            "0x3,0x6,0x5",
+        ],
+        "rank 2",
+    ),
+    (
+        &[
+            "--kind",
+            "xor-matrix",
+            "--addr-bits",
+            "8",
+            "--banks",
+            "4",
+            "--rows",
+            "0x3,0x100",
+        ],
+        "rows[1] = 0x100",
+    ),
+    (
+        &[
+            "--kind",
+            "modulo",
+            "--addr-bits",
+            "8",
+            "--banks",
+            "4",
+            "--configurable",
+        ],
+        "nothing to configure",
+    ),
+    (
+        &["--kind", "bitwise-perm", "--addr-bits", "8", "--banks", "4"],
+        "needs its configuration (bits)",
+    ),
 ];
 
 #[test]
@@ -129,7 +397,10 @@ fn bad_input_gets_one_line_exit_2_and_no_files() {
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("error: ") && err.contains(fragment), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(fragment),
+            "{args:?}: {err}"
+        );
         assert!(!tmp.path().join("out").exists(), "{args:?} wrote files");
     }
 }
@@ -137,7 +408,18 @@ fn bad_input_gets_one_line_exit_2_and_no_files() {
 #[test]
 fn rank_deficient_matrix_is_generated_when_allowed() {
     let tmp = tempfile::tempdir().unwrap();
-    let args = ["hash", "--kind", "xor-matrix", "--addr-bits", "8", "--banks", "8", "--rows", "0x3,0x6,0x5", "--allow-rank-deficient"];
+    let args = [
+        "hash",
+        "--kind",
+        "xor-matrix",
+        "--addr-bits",
+        "8",
+        "--banks",
+        "8",
+        "--rows",
+        "0x3,0x6,0x5",
+        "--allow-rank-deficient",
+    ];
     let o = rtl_gen(tmp.path(), &args);
     assert!(o.status.success(), "{}", stderr(&o));
 }
@@ -146,9 +428,21 @@ fn rank_deficient_matrix_is_generated_when_allowed() {
 fn bad_config_files_and_output_folders() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [
-        ("malformed.json", "{\"kind\": \"modulo\", addr_bits: 8}", "malformed.json: key must be a string"),
-        ("truncated.json", "{\"kind\": \"modulo\", \"addr_bits\": 8", "truncated.json: EOF"),
-        ("unknown.json", "{\"kind\": \"modulo\", \"addr_bits\": 8, \"banks\": 4, \"bank\": 2}", "unknown field `bank`"),
+        (
+            "malformed.json",
+            "{\"kind\": \"modulo\", addr_bits: 8}",
+            "malformed.json: key must be a string",
+        ),
+        (
+            "truncated.json",
+            "{\"kind\": \"modulo\", \"addr_bits\": 8",
+            "truncated.json: EOF",
+        ),
+        (
+            "unknown.json",
+            "{\"kind\": \"modulo\", \"addr_bits\": 8, \"banks\": 4, \"bank\": 2}",
+            "unknown field `bank`",
+        ),
     ];
     for (file, text, fragment) in cases {
         std::fs::write(tmp.path().join(file), text).unwrap();
@@ -165,7 +459,20 @@ fn bad_config_files_and_output_folders() {
 
     // An output folder that is a file.
     std::fs::write(tmp.path().join("afile"), "x").unwrap();
-    let o = rtl_gen(tmp.path(), &["hash", "--kind", "modulo", "--addr-bits", "8", "--banks", "4", "--out", "afile/sub"]);
+    let o = rtl_gen(
+        tmp.path(),
+        &[
+            "hash",
+            "--kind",
+            "modulo",
+            "--addr-bits",
+            "8",
+            "--banks",
+            "4",
+            "--out",
+            "afile/sub",
+        ],
+    );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).starts_with("error: afile/sub"), "{}", stderr(&o));
 
