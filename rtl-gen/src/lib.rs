@@ -6,14 +6,20 @@
 //! - [`manifest`]: the manifest, filelist and FuseSoC core written beside every block;
 //! - [`output`]: atomic writing of block folders;
 //! - [`rap`]: the RAP address converter and the congestion simulator's tables and plots;
-//! - [`cosim`]: co-simulation of a generated block folder.
+//! - [`cosim`]: co-simulation of a generated block folder;
+//! - [`qor`]: synthesis of a generated block folder (`synth.json`);
+//! - [`sweep`]: many blocks generated and synthesized in parallel, tabulated and plotted;
+//! - [`structures`]: the configurable hashers built every way that could decide their depth.
 
 pub mod cosim;
 pub mod error;
 pub mod hash;
 pub mod manifest;
 pub mod output;
+pub mod qor;
 pub mod rap;
 pub mod rtl;
+pub mod structures;
+pub mod sweep;
 
 pub use error::Error;

@@ -3,6 +3,8 @@
 mod cmd_congestion;
 mod cmd_cosim;
 mod cmd_hash;
+mod cmd_sweep;
+mod cmd_synth;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -29,6 +31,10 @@ enum Command {
     Cosim(cmd_cosim::CosimArgs),
     /// Simulate the warp congestion of RAW, RAS and RAP layouts (the RAP paper's Tables II, IV).
     Congestion(cmd_congestion::CongestionArgs),
+    /// Synthesize a generated block with Yosys: area, delay, cells, depth.
+    Synth(cmd_synth::SynthArgs),
+    /// Generate and synthesize many configurations in parallel; CSV, JSON and SVG plots.
+    Sweep(cmd_sweep::SweepArgs),
 }
 
 /// The command line as the generated files record it: `rtl-gen` and the arguments, quoted
@@ -51,6 +57,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Hash(args) => cmd_hash::run(args, &command_line()),
         Command::Cosim(args) => cmd_cosim::run(args),
+        Command::Synth(args) => cmd_synth::run(args, &command_line()),
+        Command::Sweep(args) => cmd_sweep::run(args, &command_line()),
         Command::Congestion(args) => cmd_congestion::run(args),
     };
     match result {

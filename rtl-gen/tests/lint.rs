@@ -19,7 +19,7 @@ fn every_module_and_testbench_is_lint_clean() {
         let name = design.name();
         let rtl = dir.join(format!("{name}.v"));
         let tb = dir.join(format!("tb/tb_{name}.v"));
-        testbenches::lint::verilator_lint(&[rtl.clone()], &name)
+        testbenches::lint::verilator_lint(std::slice::from_ref(&rtl), &name)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         testbenches::lint::verilator_lint(&[rtl.clone(), tb.clone()], &format!("tb_{name}"))
             .unwrap_or_else(|e| panic!("tb of {name}: {e}"));

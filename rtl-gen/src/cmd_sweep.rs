@@ -1,0 +1,256 @@
+//! `rtl-gen sweep`: generate and synthesize many configurations in parallel.
+
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use models::HashKind;
+use rtl_gen::sweep::{self, SweepPlan};
+use rtl_gen::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `rtl-gen sweep`.
+#[derive(Args)]
+pub struct SweepArgs {
+    #[command(subcommand)]
+    what: SweepWhat,
+}
+
+#[derive(Subcommand)]
+enum SweepWhat {
+    /// Bank hashers: every kind at every bank count.
+    Hash(HashSweepArgs),
+    /// The structure experiment: each configurable hasher built every way that could decide
+    /// its depth (shifter / mux tree / one-hot...), checked and synthesized.
+    Structures(StructureArgs),
+}
+
+/// Arguments of `rtl-gen sweep structures`.
+#[derive(Args)]
+#[command(after_help = "\
+Writes <OUT>/structures.json and <OUT>/structures.md (a Markdown table, default marked) and one
+block folder per alternative. With --cosim every alternative is also co-simulated under
+Verilator against the golden model (50 random configurations, 5000 vectors).
+
+Example:
+  rtl-gen sweep structures --liberty ../shared/pdk/sky130hd_tt.lib.gz \\
+      --liberty ../shared/pdk/nangate45_typ.lib.gz --cosim --out out/structures")]
+pub struct StructureArgs {
+    /// Word-address bits n.
+    #[arg(long, default_value_t = 14)]
+    addr_bits: u32,
+    /// Bank count.
+    #[arg(long, default_value_t = 32)]
+    banks: u64,
+    /// Liberty files to measure with, besides the generic flow (repeat the flag).
+    #[arg(long)]
+    liberty: Vec<PathBuf>,
+    /// Also co-simulate every alternative under Verilator.
+    #[arg(long)]
+    cosim: bool,
+    /// Output folder.
+    #[arg(long, default_value = "out/structures")]
+    out: PathBuf,
+    /// Alternatives run at once (default: one per core).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+/// Arguments of `rtl-gen sweep hash`.
+#[derive(Args)]
+#[command(after_help = "\
+Each point is generated into <OUT>/blocks/<name>/ and synthesized there (its synth.json names
+the `rtl-gen synth` command that reproduces it alone). Fixed hashers get a deterministic
+full-rank configuration: bitvector-perm k=0; bitvector-xor k1=0, k2=m, mask all ones;
+bitwise-perm bits 0..m; bitwise-xor pairs (i, i+m); xor-matrix row i = bit i plus every bit from
+m up. Writes <OUT>/results.csv, <OUT>/results.json and SVG plots against the bank count (area and
+delay with --liberty, transistors and depth without). A failed point is reported and the sweep
+goes on.
+
+Examples:
+  rtl-gen sweep hash --kinds all --banks 4,8,16,32,64,128,256 --addr-bits 14 --out out/sweep
+  rtl-gen sweep hash --configurable --liberty ../shared/pdk/nangate45_typ.lib.gz --out out/sweep
+
+Exit status: 0 when every point succeeded, 1 when some failed, 2 on an error or when every
+point failed.")]
+pub struct HashSweepArgs {
+    /// Kinds: `all`, or a comma-separated list (modulo, bitvector-perm, bitvector-xor,
+    /// bitwise-perm, bitwise-xor, xor-matrix).
+    #[arg(long, default_value = "all", value_delimiter = ',')]
+    kinds: Vec<String>,
+    /// Bank counts (powers of two).
+    #[arg(long, value_delimiter = ',', default_value = "4,8,16,32,64,128,256")]
+    banks: Vec<u64>,
+    /// Word-address bits n.
+    #[arg(long, default_value_t = 14)]
+    addr_bits: u32,
+    /// Configurable hashers (configuration on cfg_i); modulo is skipped.
+    #[arg(long)]
+    configurable: bool,
+    /// Register the output.
+    #[arg(long)]
+    pipeline: bool,
+    /// A liberty file (plain or gzipped); without it, Yosys' generic gates.
+    #[arg(long)]
+    liberty: Option<PathBuf>,
+    /// Output folder.
+    #[arg(long, default_value = "out/sweep")]
+    out: PathBuf,
+    /// Points synthesized at once (default: one per core).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+fn kinds(list: &[String]) -> Result<Vec<HashKind>, Error> {
+    if list.len() == 1 && list[0] == "all" {
+        return Ok(HashKind::ALL.to_vec());
+    }
+    let mut out: Vec<HashKind> = Vec::new();
+    for k in list {
+        let kind: HashKind = k.trim().parse()?;
+        if !out.contains(&kind) {
+            out.push(kind);
+        }
+    }
+    Ok(out)
+}
+
+/// Runs `rtl-gen sweep`.
+pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
+    match args.what {
+        SweepWhat::Hash(a) => run_hash(a, command),
+        SweepWhat::Structures(a) => run_structures(a, command),
+    }
+}
+
+fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error> {
+    for lib in &args.liberty {
+        readable_liberty(lib)?;
+    }
+    let done = |a: &rtl_gen::structures::Alternative| {
+        let status = match (&a.error, a.cosim) {
+            (Some(e), _) => format!("FAILED: {e}"),
+            (None, Some((p, f))) => format!("lint clean, cosim {p} passed, {f} failed"),
+            (None, None) => "lint clean".into(),
+        };
+        eprintln!("{} {}: {status}", a.kind, a.label);
+    };
+    let results = rtl_gen::structures::run(
+        args.addr_bits,
+        args.banks,
+        &args.liberty,
+        &args.out,
+        args.cosim,
+        args.jobs.unwrap_or(0),
+        command,
+        &done,
+    )?;
+    let written = rtl_gen::structures::write_outputs(&results, &args.out)?;
+    print!("{}", rtl_gen::structures::to_markdown(&results));
+    for f in written {
+        println!("wrote {}", f.display());
+    }
+    let bad = results
+        .alternatives
+        .iter()
+        .any(|a| a.error.is_some() || a.cosim.is_some_and(|(_, failed)| failed > 0));
+    Ok(if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Refuses an unreadable liberty file once, before every point fails on it.
+fn readable_liberty(lib: &std::path::Path) -> Result<(), Error> {
+    std::fs::File::open(lib).map(drop).map_err(|e| {
+        Error::Synth(synth::Error::Liberty {
+            path: lib.to_path_buf(),
+            reason: e.to_string(),
+        })
+    })
+}
+
+fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
+    if let Some(lib) = &args.liberty {
+        readable_liberty(lib)?;
+    }
+    let plan = SweepPlan {
+        kinds: kinds(&args.kinds)?,
+        banks: args.banks,
+        addr_bits: args.addr_bits,
+        configurable: args.configurable,
+        pipeline: args.pipeline,
+        liberty: args.liberty,
+        out: args.out,
+    };
+    let jobs = args.jobs.unwrap_or(0);
+    let total = plan.points().len() as u64;
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} points, {elapsed} ({eta} left) {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    // A hidden bar (stderr not a terminal) drops its println: say it on stderr then.
+    let say = |line: String| {
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
+    };
+    let done = |r: &sweep::PointResult| {
+        let name = r.top.clone().unwrap_or_else(|| r.kind.clone());
+        match r.status.as_str() {
+            "failed" => say(format!(
+                "failed: {name} at {} banks: {}",
+                r.banks,
+                r.error.as_deref().unwrap_or("?")
+            )),
+            "skipped" => say(format!(
+                "skipped: {} at {} banks: {}",
+                r.kind,
+                r.banks,
+                r.error.as_deref().unwrap_or("?")
+            )),
+            _ => bar.set_message(name),
+        }
+        bar.inc(1);
+    };
+    let start = std::time::Instant::now();
+    let results = sweep::run(&plan, command, jobs, &done)?;
+    bar.finish_and_clear();
+    let written = sweep::write_outputs(&results, &plan.out)?;
+
+    let reports: Vec<synth::SynthReport> = results
+        .points
+        .iter()
+        .filter_map(|p| p.synth.as_ref().map(|s| s.report.clone()))
+        .collect();
+    print!("{}", synth::render_table(&reports));
+    let failed = results
+        .points
+        .iter()
+        .filter(|p| p.status == "failed")
+        .count();
+    let ok = reports.len();
+    println!(
+        "{ok} points synthesized, {failed} failed, {} skipped in {:.1} s; {}",
+        results.points.len() - ok - failed,
+        start.elapsed().as_secs_f64(),
+        results.yosys_version.as_deref().unwrap_or("no Yosys run"),
+    );
+    if let Some(lib) = &results.liberty {
+        println!("library: {lib}");
+    }
+    for f in written {
+        println!("wrote {}", f.display());
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else if ok == 0 {
+        // Nothing measured at all (no Yosys, say): an error, not a partial result.
+        ExitCode::from(2)
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,536 @@
+//! Sweeps: generate and synthesize many hasher configurations in parallel, and tabulate and
+//! plot the results.
+//!
+//! A sweep point is one kind at one bank count. Its block is generated into
+//! `<out>/blocks/<name>/` (with a tiny testbench: a sweep measures, it does not simulate) and
+//! synthesized there as `rtl-gen synth` would, so `rtl-gen synth <out>/blocks/<name> ...`
+//! reproduces any point alone. A point that fails is recorded with its error and the sweep
+//! goes on.
+//!
+//! Fixed hashers need a configuration; the sweep uses [`fixed_config`], a deterministic
+//! full-rank one per kind.
+
+use crate::hash::vectors::VectorPlan;
+use crate::hash::{block, HashDesign};
+use crate::manifest::generator;
+use crate::qor::{self, BlockSynth};
+use crate::Error;
+use models::{Geometry, HashConfig, HashConfigObject, HashFunction, HashKind};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Version of the `results.json` layout.
+pub const FORMAT_VERSION: u32 = 1;
+/// Folder of the generated blocks inside a sweep's output folder.
+pub const BLOCKS_DIR: &str = "blocks";
+
+/// The vectors a sweep's blocks carry: the fewest the generator allows (fixed hashers up to
+/// 16 address bits are still checked exhaustively by their testbench).
+const SWEEP_VECTORS: VectorPlan = VectorPlan {
+    seed: 1,
+    vectors: 16,
+    configs: 1,
+};
+
+/// The deterministic full-rank configuration a sweep gives a fixed hasher of `kind`:
+///
+/// - `bitvector-perm`: `k = 0` (the low bits; every offset is wires only);
+/// - `bitvector-xor`: `k1 = 0`, `k2 = min(m, n - 1)`, mask all ones, so bank bit `i` is
+///   `addr[i] ^ addr[i + k2]` wherever that bit exists (mask 0 when `n = 1`);
+/// - `bitwise-perm`: bank bit `i` = `addr[i]` (wires only, like any choice of bits);
+/// - `bitwise-xor`: pairs `(i, i + m)`, or `(i, i)` where `i + m >= n`: the same function as
+///   the bit-vector XOR above;
+/// - `xor-matrix`: row `i` = bit `i` plus every address bit from `m` up, the densest matrix
+///   with an identity part: every upper bit folded into every bank bit (`n - m + 1` inputs
+///   per XOR), an upper bound for fixed matrices of full rank.
+pub fn fixed_config(kind: HashKind, geometry: Geometry) -> HashConfig {
+    let n = geometry.addr_bits();
+    let m = geometry.bank_bits();
+    let function = match kind {
+        HashKind::Modulo => HashFunction::Modulo,
+        HashKind::BitvectorPerm => HashFunction::BitvectorPerm { k: 0 },
+        HashKind::BitvectorXor => {
+            let k2 = m.min(n - 1);
+            HashFunction::BitvectorXor {
+                k1: 0,
+                k2,
+                mask: if k2 > 0 { geometry.bank_mask() } else { 0 },
+            }
+        }
+        HashKind::BitwisePerm => HashFunction::BitwisePerm {
+            bits: (0..m).collect(),
+        },
+        HashKind::BitwiseXor => HashFunction::BitwiseXor {
+            pairs: (0..m)
+                .map(|i| if i + m < n { (i, i + m) } else { (i, i) })
+                .collect(),
+        },
+        HashKind::XorMatrix => {
+            let upper = models::geometry::low_mask(n) & !geometry.bank_mask();
+            HashFunction::XorMatrix {
+                rows: (0..m).map(|i| (1u64 << i) | upper).collect(),
+            }
+        }
+    };
+    let config = HashConfig::new(geometry, function)
+        .unwrap_or_else(|e| unreachable!("sweep configuration of {kind} refused: {e}"));
+    debug_assert!(config.check_full_rank().is_ok());
+    config
+}
+
+/// What to sweep.
+#[derive(Debug, Clone)]
+pub struct SweepPlan {
+    /// Hash kinds, one line per kind in the plots.
+    pub kinds: Vec<HashKind>,
+    /// Bank counts, the x axis.
+    pub banks: Vec<u64>,
+    /// Word-address bits n.
+    pub addr_bits: u32,
+    /// Configurable (configuration on `cfg_i`) instead of fixed hashers.
+    pub configurable: bool,
+    /// Register the output.
+    pub pipeline: bool,
+    /// Liberty file; `None` for the generic flow.
+    pub liberty: Option<PathBuf>,
+    /// Output folder.
+    pub out: PathBuf,
+}
+
+impl SweepPlan {
+    /// The points, kind-major, in the order given.
+    pub fn points(&self) -> Vec<(HashKind, u64)> {
+        self.kinds
+            .iter()
+            .flat_map(|&k| self.banks.iter().map(move |&b| (k, b)))
+            .collect()
+    }
+}
+
+/// One point's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PointResult {
+    /// The hash kind.
+    pub kind: String,
+    /// Bank count.
+    pub banks: u64,
+    /// The block's module name, when the design was valid.
+    pub top: Option<String>,
+    /// The block folder relative to the sweep's output folder.
+    pub block: Option<String>,
+    /// `ok`, `skipped` (nothing to generate: a configurable modulo) or `failed`.
+    pub status: String,
+    /// Why the point failed or was skipped.
+    pub error: Option<String>,
+    /// The synthesis result (also in the block's `synth.json`).
+    pub synth: Option<BlockSynth>,
+}
+
+impl PointResult {
+    /// True when the point has numbers.
+    pub fn ok(&self) -> bool {
+        self.status == "ok"
+    }
+}
+
+/// Everything a sweep wrote to `results.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepResults {
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// Generator name and version.
+    pub generator: String,
+    /// The `rtl-gen sweep` command that reproduces the whole sweep.
+    pub command: String,
+    /// `generic` or `liberty`.
+    pub mode: String,
+    /// The Yosys version every point ran with (from the first successful point).
+    pub yosys_version: Option<String>,
+    /// The liberty file as given.
+    pub liberty: Option<String>,
+    /// Word-address bits.
+    pub addr_bits: u32,
+    /// Configurable or fixed hashers.
+    pub configurable: bool,
+    /// Registered outputs.
+    pub pipeline: bool,
+    /// One entry per point, kind-major.
+    pub points: Vec<PointResult>,
+}
+
+/// Generates and synthesizes one point into `<out>/blocks/<name>/`.
+fn run_point(plan: &SweepPlan, kind: HashKind, banks: u64) -> PointResult {
+    let mut result = PointResult {
+        kind: kind.name().into(),
+        banks,
+        top: None,
+        block: None,
+        status: "failed".into(),
+        error: None,
+        synth: None,
+    };
+    if plan.configurable && kind == HashKind::Modulo {
+        result.status = "skipped".into();
+        result.error = Some(Error::NothingToConfigure(kind).to_string());
+        return result;
+    }
+    let outcome = (|| -> Result<BlockSynth, Error> {
+        let geometry = Geometry::new(plan.addr_bits, banks)?;
+        let object = if plan.configurable {
+            HashConfigObject::new(kind, plan.addr_bits, banks)
+        } else {
+            HashConfigObject::from_config(&fixed_config(kind, geometry))
+        };
+        let design = HashDesign::new(&object, plan.configurable, plan.pipeline, false)?;
+        result.top = Some(design.name());
+        let blocks = plan.out.join(BLOCKS_DIR);
+        let gen_command = hash_command(plan, &object);
+        let dir = block::write(&design, &SWEEP_VECTORS, &gen_command, &blocks)?;
+        result.block = Some(format!("{BLOCKS_DIR}/{}", design.name()));
+        let mut synth_command = format!("rtl-gen synth {}", dir.display());
+        if let Some(lib) = &plan.liberty {
+            let _ = write!(synth_command, " --liberty {}", lib.display());
+        }
+        qor::synthesize_block(&dir, plan.liberty.as_deref(), &synth_command)
+    })();
+    match outcome {
+        Ok(s) => {
+            result.status = "ok".into();
+            result.synth = Some(s);
+        }
+        Err(e) => result.error = Some(e.to_string()),
+    }
+    result
+}
+
+/// The `rtl-gen hash` command that generates a sweep point's block.
+fn hash_command(plan: &SweepPlan, object: &HashConfigObject) -> String {
+    let mut c = format!(
+        "rtl-gen hash --kind {} --addr-bits {} --banks {}",
+        object.kind, object.addr_bits, object.banks
+    );
+    if plan.configurable {
+        c.push_str(" --configurable");
+    } else {
+        let o = object;
+        let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        if let Some(k) = o.k {
+            let _ = write!(c, " --k {k}");
+        }
+        if let (Some(k1), Some(k2), Some(mask)) = (o.k1, o.k2, o.mask) {
+            let _ = write!(c, " --k1 {k1} --k2 {k2} --mask {mask:#x}");
+        }
+        if let Some(bits) = &o.bits {
+            let _ = write!(c, " --bits {}", list(bits));
+        }
+        if let Some(pairs) = &o.pairs {
+            let p: Vec<String> = pairs.iter().map(|[a, b]| format!("{a}:{b}")).collect();
+            let _ = write!(c, " --pairs {}", p.join(","));
+        }
+        if let Some(rows) = &o.rows {
+            let r: Vec<String> = rows.iter().map(|r| format!("{:#x}", r.0)).collect();
+            let _ = write!(c, " --rows {}", r.join(","));
+        }
+    }
+    if plan.pipeline {
+        c.push_str(" --pipeline");
+    }
+    let _ = write!(
+        c,
+        " --vectors {} --configs {} --out {}",
+        SWEEP_VECTORS.vectors,
+        SWEEP_VECTORS.configs,
+        plan.out.join(BLOCKS_DIR).display()
+    );
+    c
+}
+
+/// Runs every point of `plan` on `jobs` threads (0: one per core), calling `done` as each
+/// point finishes (from the worker threads), and returns the results in point order.
+pub fn run(
+    plan: &SweepPlan,
+    command: &str,
+    jobs: usize,
+    done: &(dyn Fn(&PointResult) + Sync),
+) -> Result<SweepResults, Error> {
+    std::fs::create_dir_all(&plan.out).map_err(Error::io(&plan.out))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| Error::BadFlag {
+            flag: "--jobs",
+            value: jobs.to_string(),
+            message: e.to_string(),
+        })?;
+    let points = plan.points();
+    let results: Vec<PointResult> = pool.install(|| {
+        points
+            .par_iter()
+            .map(|&(kind, banks)| {
+                let r = run_point(plan, kind, banks);
+                done(&r);
+                r
+            })
+            .collect()
+    });
+    let first = results.iter().find_map(|r| r.synth.as_ref());
+    Ok(SweepResults {
+        format_version: FORMAT_VERSION,
+        generator: generator(),
+        command: command.to_string(),
+        mode: if plan.liberty.is_some() {
+            "liberty"
+        } else {
+            "generic"
+        }
+        .into(),
+        yosys_version: first.map(|s| s.report.yosys_version.clone()),
+        liberty: first
+            .and_then(|s| s.report.liberty.clone())
+            .or_else(|| plan.liberty.as_ref().map(|l| l.display().to_string())),
+        addr_bits: plan.addr_bits,
+        configurable: plan.configurable,
+        pipeline: plan.pipeline,
+        points: results,
+    })
+}
+
+/// The CSV columns of [`to_csv`].
+pub const CSV_HEADER: &str = "kind,variant,pipeline,addr_bits,banks,top,status,cells,registers,transistors,depth_gates,area_um2,delay_ps,fmax_mhz,yosys,liberty,reproduce,error";
+
+/// Quotes a CSV field when it holds a comma, quote or newline.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One line per point under [`CSV_HEADER`]; empty fields where a mode has no such number.
+pub fn to_csv(results: &SweepResults) -> String {
+    let mut out = String::from(CSV_HEADER);
+    out.push('\n');
+    let variant = if results.configurable {
+        "configurable"
+    } else {
+        "fixed"
+    };
+    for p in &results.points {
+        let r = p.synth.as_ref().map(|s| &s.report);
+        let num = |v: Option<String>| v.unwrap_or_default();
+        let fields = [
+            p.kind.clone(),
+            variant.into(),
+            results.pipeline.to_string(),
+            results.addr_bits.to_string(),
+            p.banks.to_string(),
+            p.top.clone().unwrap_or_default(),
+            p.status.clone(),
+            num(r.map(|r| r.cell_count.to_string())),
+            num(r.map(|r| r.registers.to_string())),
+            num(r.and_then(|r| r.transistors).map(|t| t.to_string())),
+            num(r.and_then(|r| r.depth_gates).map(|d| d.to_string())),
+            num(r.and_then(|r| r.area_um2).map(|a| format!("{a:.3}"))),
+            num(r.and_then(|r| r.delay_ps).map(|d| format!("{d:.2}"))),
+            num(r.and_then(|r| r.fmax_mhz).map(|f| format!("{f:.1}"))),
+            num(r.map(|r| r.yosys_version.clone())),
+            num(r.and_then(|r| r.liberty.clone())),
+            num(p.synth.as_ref().map(|s| s.command.clone())),
+            p.error.clone().unwrap_or_default(),
+        ];
+        let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        out.push_str(&line.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// The two quantities a sweep plots: (file stem, axis label, value) for area-like and
+/// delay-like numbers of the sweep's mode.
+type Metric = (
+    &'static str,
+    &'static str,
+    fn(&synth::SynthReport) -> Option<f64>,
+);
+
+fn metrics(liberty: bool) -> [Metric; 2] {
+    if liberty {
+        [
+            ("area_um2", "area (um²)", |r| r.area_um2),
+            ("delay_ps", "critical-path delay (ps)", |r| r.delay_ps),
+        ]
+    } else {
+        [
+            ("transistors", "transistors (stat -tech cmos)", |r| {
+                r.transistors.map(|t| t as f64)
+            }),
+            ("depth_gates", "logic depth (gates)", |r| {
+                r.depth_gates.map(f64::from)
+            }),
+        ]
+    }
+}
+
+/// Writes `results.csv`, `results.json` and one SVG plot per metric into `out`; returns the
+/// files written.
+pub fn write_outputs(results: &SweepResults, out: &Path) -> Result<Vec<PathBuf>, Error> {
+    let mut written = Vec::new();
+    let csv = out.join("results.csv");
+    std::fs::write(&csv, to_csv(results)).map_err(Error::io(&csv))?;
+    written.push(csv);
+    let json = out.join("results.json");
+    let mut text = serde_json::to_string_pretty(results).unwrap_or_else(|e| unreachable!("{e}"));
+    text.push('\n');
+    std::fs::write(&json, text).map_err(Error::io(&json))?;
+    written.push(json);
+    for (stem, label, value) in metrics(results.mode == "liberty") {
+        let path = out.join(format!("{stem}_vs_banks.svg"));
+        let svg = plot(results, label, value);
+        std::fs::write(&path, svg).map_err(Error::io(&path))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Colours of the lines, one per kind in [`HashKind::ALL`] order.
+const COLOURS: [(u8, u8, u8); 6] = [
+    (120, 120, 120),
+    (31, 119, 180),
+    (255, 127, 14),
+    (44, 160, 44),
+    (214, 39, 40),
+    (148, 103, 189),
+];
+
+/// One plotted line: kind name, colour index, (log2 banks, value) points.
+type Series = (String, usize, Vec<(f64, f64)>);
+
+/// An SVG of `value` against the bank count (log2 axis), one line per kind.
+pub fn plot(
+    results: &SweepResults,
+    label: &str,
+    value: fn(&synth::SynthReport) -> Option<f64>,
+) -> String {
+    use plotters::prelude::*;
+
+    let mut series: Vec<Series> = Vec::new();
+    for p in results.points.iter().filter(|p| p.ok()) {
+        let Some(v) = p.synth.as_ref().and_then(|s| value(&s.report)) else {
+            continue;
+        };
+        let x = (p.banks as f64).log2();
+        match series.iter_mut().find(|(k, _, _)| *k == p.kind) {
+            Some((_, _, pts)) => pts.push((x, v)),
+            None => {
+                let colour = HashKind::ALL
+                    .iter()
+                    .position(|k| k.name() == p.kind)
+                    .unwrap_or(0);
+                series.push((p.kind.clone(), colour, vec![(x, v)]));
+            }
+        }
+    }
+    let xs = series.iter().flat_map(|s| s.2.iter().map(|p| p.0));
+    let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    let (x_min, x_max) = if x_min > x_max {
+        (1.0, 2.0)
+    } else if x_min == x_max {
+        (x_min - 1.0, x_max + 1.0)
+    } else {
+        (x_min, x_max)
+    };
+    let y_max = series
+        .iter()
+        .flat_map(|s| s.2.iter().map(|p| p.1))
+        .fold(0.0f64, f64::max);
+    let y_max = if y_max > 0.0 { y_max * 1.1 } else { 1.0 };
+    let variant = if results.configurable {
+        "configurable"
+    } else {
+        "fixed"
+    };
+    let library = results
+        .liberty
+        .as_deref()
+        .map_or("Yosys generic gates", |l| l.split(" (").next().unwrap_or(l));
+    let title = format!(
+        "{variant} hashers, n = {}{}: {library}",
+        results.addr_bits,
+        if results.pipeline { ", registered" } else { "" }
+    );
+
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (720, 480)).into_drawing_area();
+        let draw = || -> Result<(), Box<dyn std::error::Error + '_>> {
+            root.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(&title, ("sans-serif", 18))
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(64)
+                .build_cartesian_2d(x_min - 0.2..x_max + 0.2, 0.0..y_max)?;
+            chart
+                .configure_mesh()
+                .x_desc("banks")
+                .y_desc(label)
+                .x_labels((x_max - x_min) as usize + 1)
+                .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as u64))
+                .y_label_formatter(&|y| format!("{y:.0}"))
+                .draw()?;
+            for (kind, colour, pts) in &series {
+                let (r, g, b) = COLOURS[*colour % COLOURS.len()];
+                let style = RGBColor(r, g, b);
+                chart
+                    .draw_series(LineSeries::new(pts.iter().copied(), style.stroke_width(2)))?
+                    .label(kind.as_str())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 18, y)], style.stroke_width(2))
+                    });
+                chart.draw_series(
+                    pts.iter()
+                        .map(|&(x, y)| Circle::new((x, y), 3, style.filled())),
+                )?;
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()?;
+            root.present()?;
+            Ok(())
+        };
+        if let Err(e) = draw() {
+            unreachable!("drawing into a string cannot fail: {e}");
+        }
+    }
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_configs_are_valid_and_full_rank_at_every_sweep_shape() {
+        for kind in HashKind::ALL {
+            for (n, banks) in [(14, 4), (14, 32), (14, 256), (8, 256), (1, 2), (64, 65536)] {
+                let g = Geometry::new(n, banks).unwrap();
+                let c = fixed_config(kind, g);
+                assert!(c.check_full_rank().is_ok(), "{kind} n={n} banks={banks}");
+            }
+        }
+    }
+
+    #[test]
+    fn csv_quotes_fields_with_commas() {
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("plain text"), "plain text");
+        assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
+        assert_eq!(csv_field("a\"b,"), "\"a\"\"b,\"");
+    }
+}
