@@ -1,0 +1,67 @@
+//! Insta snapshots pinning representative generated files byte for byte.
+
+mod common;
+
+use models::{HashConfigObject, HashKind};
+use rtl_gen::hash::block::render;
+use rtl_gen::hash::vectors::{harness, VectorPlan};
+use rtl_gen::hash::HashDesign;
+
+const COMMAND: &str = "rtl-gen hash (snapshot test)";
+
+fn figure_5(configurable: bool, pipeline: bool) -> HashDesign {
+    let object = HashConfigObject::from_json(
+        r#"{"kind":"bitvector-xor","addr_bits":14,"banks":32,"k1":2,"k2":8,"mask":7}"#,
+    )
+    .unwrap();
+    HashDesign::new(&object, configurable, pipeline, false).unwrap()
+}
+
+#[test]
+fn fixed_bitvector_xor_figure_5() {
+    let (verilog, manifest) = render(&figure_5(false, false), &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("fixed_bvxor_n14_b32_v", verilog);
+    insta::assert_snapshot!("fixed_bvxor_n14_b32_json", manifest.to_json());
+    insta::assert_snapshot!("fixed_bvxor_n14_b32_core", manifest.core());
+    insta::assert_snapshot!("fixed_bvxor_n14_b32_f", manifest.filelist());
+}
+
+#[test]
+fn configurable_pipelined_bitvector_xor_with_program() {
+    let (verilog, manifest) = render(&figure_5(true, true), &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_v", verilog);
+    insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_json", manifest.to_json());
+}
+
+#[test]
+fn configurable_kinds_at_the_fermi_case() {
+    for kind in [
+        HashKind::BitvectorPerm,
+        HashKind::BitwisePerm,
+        HashKind::BitwiseXor,
+        HashKind::XorMatrix,
+    ] {
+        let design =
+            HashDesign::new(&HashConfigObject::new(kind, 14, 32), true, false, false).unwrap();
+        let (verilog, _) = render(&design, &VectorPlan::default(), COMMAND);
+        insta::assert_snapshot!(format!("cfg_{}_n14_b32_v", kind.tag()), verilog);
+    }
+}
+
+#[test]
+fn fixed_kinds_at_small_shapes() {
+    for kind in HashKind::ALL {
+        let design = common::design(kind, 6, 8, false, false);
+        let (verilog, _) = render(&design, &VectorPlan::default(), COMMAND);
+        insta::assert_snapshot!(format!("fixed_{}_n6_b8_v", kind.tag()), verilog);
+    }
+}
+
+#[test]
+fn testbenches_combinational_and_pipelined() {
+    for (configurable, pipeline) in [(false, false), (true, true)] {
+        let design = figure_5(configurable, pipeline);
+        let text = testbenches::testbench_source(&harness(&design), 1234);
+        insta::assert_snapshot!(format!("tb_{}", design.name()), text);
+    }
+}
