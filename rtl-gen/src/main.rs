@@ -3,6 +3,7 @@
 mod cmd_congestion;
 mod cmd_cosim;
 mod cmd_hash;
+mod cmd_rap;
 mod cmd_sweep;
 mod cmd_synth;
 
@@ -31,6 +32,8 @@ enum Command {
     Cosim(cmd_cosim::CosimArgs),
     /// Simulate the warp congestion of RAW, RAS and RAP layouts (the RAP paper's Tables II, IV).
     Congestion(cmd_congestion::CongestionArgs),
+    /// Generate a RAP (or RAS) address converter: Verilog, manifest, filelist, core, testbench.
+    Rap(cmd_rap::RapArgs),
     /// Synthesize a generated block with Yosys: area, delay, cells, depth.
     Synth(cmd_synth::SynthArgs),
     /// Generate and synthesize many configurations in parallel; CSV, JSON and SVG plots.
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
         Command::Synth(args) => cmd_synth::run(args, &command_line()),
         Command::Sweep(args) => cmd_sweep::run(args, &command_line()),
         Command::Congestion(args) => cmd_congestion::run(args),
+        Command::Rap(args) => cmd_rap::run(args, &command_line()),
     };
     match result {
         Ok(code) => code,

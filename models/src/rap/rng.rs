@@ -32,7 +32,8 @@ impl TrialRng {
     pub fn new(seed: u64, trial: u64) -> Self {
         // Distinct (seed, trial) pairs give distinct SplitMix64 starting points; the state is the
         // next four SplitMix64 outputs, never all zero in practice (and fixed up if it were).
-        let mut x = mix(seed.wrapping_add(GOLDEN)) ^ mix(trial.wrapping_mul(GOLDEN) ^ 0x5851_f42d_4c95_7f2d);
+        let mut x = mix(seed.wrapping_add(GOLDEN))
+            ^ mix(trial.wrapping_mul(GOLDEN) ^ 0x5851_f42d_4c95_7f2d);
         let mut s = [0u64; 4];
         for word in &mut s {
             x = x.wrapping_add(GOLDEN);

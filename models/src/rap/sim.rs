@@ -10,10 +10,10 @@
 
 use super::access::{Element, Pattern};
 use super::malicious::malicious_access;
+use super::rng::TrialRng;
 use super::sampler::{below, Sampler};
 use super::scheme::{Row, Scheme, Shape};
 use crate::Error;
-use super::rng::TrialRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;

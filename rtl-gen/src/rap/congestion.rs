@@ -163,7 +163,9 @@ const COLOURS: [(u8, u8, u8); 8] = [
 pub fn plot(results: &[CellResult]) -> String {
     use plotters::prelude::*;
 
-    let mut series: Vec<(String, usize, Pattern, Vec<(f64, f64)>)> = Vec::new();
+    // (label, colour, pattern, points)
+    type Series = (String, usize, Pattern, Vec<(f64, f64)>);
+    let mut series: Vec<Series> = Vec::new();
     let scheme_list = schemes(results);
     for r in results {
         let dims = r.cell.shape.dims();

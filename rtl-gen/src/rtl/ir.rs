@@ -3,10 +3,20 @@
 //! Width rules (checked when an expression is built; a violation is a generator bug and panics):
 //! - bitwise `and`/`or`/`xor` take two operands of the same width and keep it;
 //! - `not` keeps the width; `reduce_xor` gives 1 bit; `ne` compares equal widths and gives 1 bit;
-//! - `shr` keeps the width of the shifted operand, the amount may have any width;
+//! - `shr` and `shl` keep the width of the shifted operand (bits shifted past either end are
+//!   lost), the amount may have any width;
 //! - a constant has an explicit width and must fit in it; a concatenation's width is the sum;
 //! - a part-select or a variable bit-select applies only to a named signal, never to an
-//!   expression (Verilog-2005 has no part-select of an expression).
+//!   expression (Verilog-2005 has no part-select of an expression);
+//! - arithmetic `add`/`sub`/`mul` take two operands of the same width and keep it: the result is
+//!   taken modulo `2^width` (widen the operands with [`Expr::zext`] to keep a carry);
+//! - the unsigned comparisons `eq`/`lt`/`ge` compare equal widths and give 1 bit;
+//! - `mux(sel, a, b)` takes a 1-bit select and two arms of the same width, and keeps it.
+//!
+//! Because every operator of an expression tree has operands of equal width, and every target
+//! has the width of its value, Verilog's context-determined expression width equals the width
+//! the representation computed: no operator is ever evaluated wider or narrower than declared
+//! (an `a + b` never gains the carry bit a wider context would give it).
 
 use std::fmt;
 
@@ -120,6 +130,20 @@ pub enum BinaryOp {
     Ne,
     /// Logical right shift `>>`, width of the left operand.
     Shr,
+    /// Left shift `<<`, width of the left operand.
+    Shl,
+    /// Addition `+` modulo `2^width`, equal widths.
+    Add,
+    /// Subtraction `-` modulo `2^width`, equal widths.
+    Sub,
+    /// Multiplication `*` modulo `2^width`, equal widths.
+    Mul,
+    /// Equality `==`, 1 bit.
+    Eq,
+    /// Unsigned less-than `<`, 1 bit.
+    Lt,
+    /// Unsigned greater-or-equal `>=`, 1 bit.
+    Ge,
 }
 
 /// The shape of an expression (see [`Expr`]).
@@ -151,6 +175,15 @@ pub enum ExprKind {
     Unary(UnaryOp, Box<Expr>),
     /// A binary operation.
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `sel ? then : otherwise` with a 1-bit select.
+    Mux {
+        /// The 1-bit select.
+        sel: Box<Expr>,
+        /// The value when `sel` is 1.
+        then: Box<Expr>,
+        /// The value when `sel` is 0.
+        otherwise: Box<Expr>,
+    },
 }
 
 /// An expression and its width.
@@ -205,12 +238,17 @@ impl Expr {
 
     fn binary(self, op: BinaryOp, rhs: Expr) -> Self {
         let width = match op {
-            BinaryOp::Shr => self.width,
-            BinaryOp::Ne => {
+            BinaryOp::Shr | BinaryOp::Shl => self.width,
+            BinaryOp::Ne | BinaryOp::Eq | BinaryOp::Lt | BinaryOp::Ge => {
                 assert_eq!(self.width, rhs.width, "{op:?} of different widths");
                 1
             }
-            BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+            BinaryOp::And
+            | BinaryOp::Or
+            | BinaryOp::Xor
+            | BinaryOp::Add
+            | BinaryOp::Sub
+            | BinaryOp::Mul => {
                 assert_eq!(self.width, rhs.width, "{op:?} of different widths");
                 self.width
             }
@@ -241,6 +279,78 @@ impl Expr {
     /// Logical right shift by `amount`.
     pub fn shr(self, amount: Expr) -> Self {
         self.binary(BinaryOp::Shr, amount)
+    }
+
+    /// Left shift by `amount`, keeping the width (bits shifted past the top are lost).
+    pub fn shl(self, amount: Expr) -> Self {
+        self.binary(BinaryOp::Shl, amount)
+    }
+
+    /// Whether the expression is built from constants only.
+    pub fn is_constant(&self) -> bool {
+        match &self.kind {
+            ExprKind::Const(_) => true,
+            ExprKind::Concat(parts) => parts.iter().all(Expr::is_constant),
+            _ => false,
+        }
+    }
+
+    /// `self + rhs` modulo `2^width` (equal widths).
+    pub fn add(self, rhs: Expr) -> Self {
+        self.binary(BinaryOp::Add, rhs)
+    }
+
+    /// `self - rhs` modulo `2^width` (equal widths).
+    pub fn sub(self, rhs: Expr) -> Self {
+        self.binary(BinaryOp::Sub, rhs)
+    }
+
+    /// `self * rhs` modulo `2^width` (equal widths).
+    pub fn mul(self, rhs: Expr) -> Self {
+        self.binary(BinaryOp::Mul, rhs)
+    }
+
+    /// 1 when the operands are equal.
+    pub fn eq(self, rhs: Expr) -> Self {
+        self.binary(BinaryOp::Eq, rhs)
+    }
+
+    /// 1 when `self < rhs` (unsigned).
+    pub fn lt(self, rhs: Expr) -> Self {
+        self.binary(BinaryOp::Lt, rhs)
+    }
+
+    /// 1 when `self >= rhs` (unsigned).
+    pub fn ge(self, rhs: Expr) -> Self {
+        self.binary(BinaryOp::Ge, rhs)
+    }
+
+    /// `sel ? then : otherwise`: `sel` is 1 bit, the arms have equal widths.
+    pub fn mux(sel: Expr, then: Expr, otherwise: Expr) -> Self {
+        assert_eq!(sel.width, 1, "a mux select must be 1 bit");
+        assert_eq!(then.width, otherwise.width, "mux arms of different widths");
+        let width = then.width;
+        Self::new(
+            ExprKind::Mux {
+                sel: Box::new(sel),
+                then: Box::new(then),
+                otherwise: Box::new(otherwise),
+            },
+            width,
+        )
+    }
+
+    /// Zero-extended to `width` bits (`{zeros, self}`; `self` when already that wide).
+    pub fn zext(self, width: u32) -> Self {
+        assert!(
+            width >= self.width,
+            "zext of {} bits to {width}",
+            self.width
+        );
+        if width == self.width {
+            return self;
+        }
+        Expr::concat(vec![Expr::constant(0, width - self.width), self])
     }
 
     /// Bitwise complement.
@@ -291,6 +401,12 @@ pub struct Register {
     pub d: Expr,
     /// Value under reset.
     pub reset: u64,
+    /// A 1-bit write enable: the register loads `d` only on edges where it is 1 (`None`: every
+    /// edge).
+    pub enable: Option<Expr>,
+    /// For registers wider than 64 bits: the reset value as a constant expression (constants
+    /// and concatenations of them), used instead of `reset`.
+    pub wide_reset: Option<Expr>,
 }
 
 /// One Verilog module under construction.
@@ -474,7 +590,39 @@ impl Module {
             q: q.clone(),
             d,
             reset,
+            enable: None,
+            wide_reset: None,
         });
+        q
+    }
+
+    /// Declares register `name` loading `d` every edge, reset to the constant expression
+    /// `reset` (of `d`'s width, any width: for registers wider than 64 bits).
+    pub fn register_wide(&mut self, name: &str, d: Expr, reset: Expr) -> Signal {
+        assert!(
+            reset.is_constant(),
+            "the reset value of {name} must be constant"
+        );
+        assert_eq!(
+            reset.width(),
+            d.width(),
+            "reset value of {name} of another width"
+        );
+        let q = self.register(name, d, 0);
+        if let Some(r) = self.registers.last_mut() {
+            r.wide_reset = Some(reset);
+        }
+        q
+    }
+
+    /// Declares register `name` (clocked by `clk_i`, reset to `reset`) loading `d` on the edges
+    /// where the 1-bit `enable` is 1 and holding its value otherwise.
+    pub fn register_enabled(&mut self, name: &str, d: Expr, reset: u64, enable: Expr) -> Signal {
+        assert_eq!(enable.width(), 1, "the enable of {name} must be 1 bit");
+        let q = self.register(name, d, reset);
+        if let Some(r) = self.registers.last_mut() {
+            r.enable = Some(enable);
+        }
         q
     }
 
@@ -517,6 +665,42 @@ mod tests {
         let a = m.input("a_i", 4, "");
         let b = m.input("b_i", 3, "");
         let _ = a.expr().xor(b.expr());
+    }
+
+    #[test]
+    fn arithmetic_keeps_the_operand_width() {
+        let mut m = Module::new("m");
+        let a = m.input("a_i", 4, "");
+        let b = m.input("b_i", 4, "");
+        assert_eq!(a.expr().add(b.expr()).width(), 4);
+        assert_eq!(a.expr().zext(5).add(b.expr().zext(5)).width(), 5);
+        assert_eq!(a.expr().mul(Expr::constant(3, 4)).width(), 4);
+        assert_eq!(a.expr().ge(b.expr()).width(), 1);
+        assert_eq!(a.expr().eq(b.expr()).width(), 1);
+        let sel = a.expr().lt(b.expr());
+        assert_eq!(Expr::mux(sel, a.expr(), b.expr().sub(a.expr())).width(), 4);
+        assert_eq!(a.expr().zext(4), a.expr());
+        assert_eq!(a.expr().shl(b.bit(0)).width(), 4);
+        assert!(Expr::concat(vec![Expr::constant(1, 64), Expr::constant(0, 8)]).is_constant());
+        assert!(!a.expr().is_constant());
+    }
+
+    #[test]
+    #[should_panic(expected = "Add of different widths")]
+    fn arithmetic_width_mismatch_is_refused() {
+        let mut m = Module::new("m");
+        let a = m.input("a_i", 4, "");
+        let b = m.input("b_i", 5, "");
+        let _ = a.expr().add(b.expr());
+    }
+
+    #[test]
+    #[should_panic(expected = "mux arms of different widths")]
+    fn mux_arms_must_match() {
+        let mut m = Module::new("m");
+        let a = m.input("a_i", 4, "");
+        let b = m.input("b_i", 5, "");
+        let _ = Expr::mux(a.bit(0), a.expr(), b.expr());
     }
 
     #[test]

@@ -74,10 +74,16 @@ pub fn emit(module: &Module) -> String {
 
     for r in &module.registers {
         let q = r.q.name();
+        let condition = match &r.enable {
+            None => String::new(),
+            Some(e) => format!(" if ({})", expr(e)),
+        };
         let _ = write!(
             out,
-            "\n  always @(posedge clk_i or negedge rst_ni) begin\n    if (!rst_ni) begin\n      {q} <= {};\n    end else begin\n      {q} <= {};\n    end\n  end\n",
-            literal(r.reset, r.q.width()),
+            "\n  always @(posedge clk_i or negedge rst_ni) begin\n    if (!rst_ni) begin\n      {q} <= {};\n    end else{condition} begin\n      {q} <= {};\n    end\n  end\n",
+            r.wide_reset
+                .as_ref()
+                .map_or_else(|| literal(r.reset, r.q.width()), expr),
             expr(&r.d)
         );
     }
@@ -112,7 +118,7 @@ fn literal(value: u64, width: u32) -> String {
 
 fn operand(e: &Expr) -> String {
     match e.kind() {
-        ExprKind::Binary(..) => format!("({})", expr(e)),
+        ExprKind::Binary(..) | ExprKind::Mux { .. } => format!("({})", expr(e)),
         _ => expr(e),
     }
 }
@@ -153,6 +159,13 @@ fn expr(e: &Expr) -> String {
                 BinaryOp::Xor => "^",
                 BinaryOp::Ne => "!=",
                 BinaryOp::Shr => ">>",
+                BinaryOp::Shl => "<<",
+                BinaryOp::Add => "+",
+                BinaryOp::Sub => "-",
+                BinaryOp::Mul => "*",
+                BinaryOp::Eq => "==",
+                BinaryOp::Lt => "<",
+                BinaryOp::Ge => ">=",
             };
             // XOR chains print flat: `a ^ b ^ c`.
             let lhs = match (op, a.kind()) {
@@ -161,6 +174,16 @@ fn expr(e: &Expr) -> String {
             };
             format!("{lhs} {sym} {}", operand(b))
         }
+        ExprKind::Mux {
+            sel,
+            then,
+            otherwise,
+        } => format!(
+            "{} ? {} : {}",
+            operand(sel),
+            operand(then),
+            operand(otherwise)
+        ),
     }
 }
 
@@ -194,5 +217,46 @@ mod tests {
         assert!(text.contains("  input  wire        clk_i,\n"), "{text}");
         assert!(text.contains("  output wire [0:0]  y_o\n);"), "{text}");
         assert!(text.contains("      y_q <= 1'b0;"), "{text}");
+    }
+
+    #[test]
+    fn emits_arithmetic_muxes_and_enabled_registers() {
+        let mut m = Module::new("demo");
+        m.add_clock();
+        let a = m.input("a_i", 4, "");
+        let b = m.input("b_i", 4, "");
+        let we = m.input("we_i", 1, "");
+        let y = m.output("y_o", 4, "");
+        let sum = a.expr().zext(5).add(b.expr().zext(5));
+        let s = m.wire_of("sum", sum);
+        let wrap = s.expr().ge(Expr::constant(12, 5));
+        let fixed = Expr::mux(wrap, s.expr().sub(Expr::constant(12, 5)), s.expr());
+        let r = m.wire_of("res", fixed);
+        m.sink_unused("res", r.bit(4));
+        let q = m.register_enabled(
+            "y_q",
+            r.slice(3, 0),
+            5,
+            we.expr().and(a.expr().eq(b.expr())),
+        );
+        let wide = m.register_wide(
+            "wide_q",
+            Expr::concat(vec![a.expr(), Expr::constant(0, 64), Expr::constant(0, 4)]).shl(b.expr()),
+            Expr::concat(vec![Expr::constant(1, 8), Expr::constant(u64::MAX, 64)]),
+        );
+        m.sink_unused("wide", wide.expr().reduce_xor());
+        m.assign(&y, q.expr().mul(Expr::constant(3, 4)));
+        let text = emit(&m);
+        for needle in [
+            "  assign sum = {1'b0, a_i} + {1'b0, b_i};\n",
+            "  assign res = (sum >= 5'h0c) ? (sum - 5'h0c) : sum;\n",
+            "    end else if (we_i & (a_i == b_i)) begin\n      y_q <= res[3:0];\n",
+            "      y_q <= 4'h5;\n",
+            "  assign y_o = y_q * 4'h3;\n",
+            "      wide_q <= {8'h01, 64'hffffffffffffffff};\n",
+            "      wide_q <= {a_i, 64'h0000000000000000, 4'h0} << b_i;\n",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
     }
 }

@@ -1,0 +1,46 @@
+//! Insta snapshots pinning representative RAP converter files byte for byte, and the testbench
+//! of a loadable one.
+
+use models::rap::{LayoutKind, Permutation};
+use rtl_gen::rap::block::render;
+use rtl_gen::rap::vectors::{harness, VectorPlan};
+use rtl_gen::rap::RapDesign;
+
+const COMMAND: &str = "rtl-gen rap (snapshot test)";
+
+fn figure_6(loadable: bool, pipeline: bool) -> RapDesign {
+    RapDesign::rap(
+        &Permutation::new(4, &[2, 0, 3, 1]).unwrap(),
+        loadable,
+        pipeline,
+    )
+    .unwrap()
+}
+
+#[test]
+fn baked_rap_figure_6() {
+    let (verilog, manifest, _) = render(&figure_6(false, false), &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("rap_w4_v", verilog);
+    insta::assert_snapshot!("rap_w4_json", manifest.to_json());
+    insta::assert_snapshot!("rap_w4_core", manifest.core());
+}
+
+#[test]
+fn loadable_pipelined_rap_figure_6() {
+    let d = figure_6(true, true);
+    let (verilog, manifest, vectors) = render(&d, &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("rap_w4_load_pipe_v", verilog);
+    insta::assert_snapshot!("rap_w4_load_pipe_json", manifest.to_json());
+    let tb = testbenches::testbench_source(&harness(&d), vectors.len());
+    insta::assert_snapshot!("rap_w4_load_pipe_tb", tb);
+}
+
+#[test]
+fn non_power_of_two_and_ras() {
+    let d = RapDesign::from_seed(LayoutKind::Rap, 6, 1, true, false).unwrap();
+    let (verilog, _, _) = render(&d, &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("rap_w6_load_v", verilog);
+    let d = RapDesign::ras(vec![1, 1, 0], false, false).unwrap();
+    let (verilog, _, _) = render(&d, &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("ras_w3_v", verilog);
+}
