@@ -13,6 +13,7 @@
 
 pub mod cosim;
 pub mod error;
+pub mod flow;
 pub mod hash;
 pub mod manifest;
 pub mod output;

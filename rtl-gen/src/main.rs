@@ -2,6 +2,7 @@
 
 mod cmd_congestion;
 mod cmd_cosim;
+mod cmd_flow;
 mod cmd_hash;
 mod cmd_rap;
 mod cmd_sweep;
@@ -30,6 +31,8 @@ enum Command {
     Hash(cmd_hash::HashArgs),
     /// Build and run a generated block's self-checking testbench.
     Cosim(cmd_cosim::CosimArgs),
+    /// The default flow: the paper's 32-bank hashers generated, co-simulated, synthesized.
+    Flow(cmd_flow::FlowArgs),
     /// Simulate the warp congestion of RAW, RAS and RAP layouts (the RAP paper's Tables II, IV).
     Congestion(cmd_congestion::CongestionArgs),
     /// Generate a RAP (or RAS) address converter: Verilog, manifest, filelist, core, testbench.
@@ -60,10 +63,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Hash(args) => cmd_hash::run(args, &command_line()),
         Command::Cosim(args) => cmd_cosim::run(args),
-        Command::Synth(args) => cmd_synth::run(args, &command_line()),
-        Command::Sweep(args) => cmd_sweep::run(args, &command_line()),
+        Command::Flow(args) => cmd_flow::run(args, &command_line()),
         Command::Congestion(args) => cmd_congestion::run(args),
         Command::Rap(args) => cmd_rap::run(args, &command_line()),
+        Command::Synth(args) => cmd_synth::run(args, &command_line()),
+        Command::Sweep(args) => cmd_sweep::run(args, &command_line()),
     };
     match result {
         Ok(code) => code,
