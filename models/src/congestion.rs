@@ -24,9 +24,87 @@ pub fn congestion(addresses: &[u64], bank_of: impl Fn(u64) -> u64) -> u32 {
         .unwrap_or(0)
 }
 
+/// How the shared memory serves a warp access of words wider than its 4-byte banks (8-byte
+/// `double`s, say): each word covers `word_bytes / 4` consecutive 4-byte bank words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WideModel {
+    /// The whole warp at once: the congestion is the largest number of distinct 4-byte words
+    /// that fall into one bank (for 8-byte words at least 2 when 32 threads read distinct words).
+    Warp,
+    /// The warp in groups of `banks * 4 / word_bytes` threads (half-warps for 8-byte words), each
+    /// group served on its own: the congestion is the sum of the groups' [`WideModel::Warp`]
+    /// congestions.
+    Groups,
+    /// [`WideModel::Groups`], except that an access whose whole warp touches at most one 4-byte
+    /// word per bank (a [`WideModel::Warp`] congestion of 1) takes one pass: the groups merge.
+    /// An H100 serves 8-byte loads so, and 8-byte stores as [`WideModel::Groups`]
+    /// (docs/GPU.md, 308 patterns each).
+    LoadGroups,
+}
+
+impl WideModel {
+    /// Both models, in the order the reports list them.
+    pub const ALL: [WideModel; 3] = [WideModel::Warp, WideModel::Groups, WideModel::LoadGroups];
+
+    /// `warp`, `groups` or `load-groups`.
+    pub fn name(self) -> &'static str {
+        match self {
+            WideModel::Warp => "warp",
+            WideModel::Groups => "groups",
+            WideModel::LoadGroups => "load-groups",
+        }
+    }
+}
+
+/// Congestion of one warp access to words of `word_bytes` bytes (a multiple of 4) in `banks`
+/// 4-byte banks; `indices` are the threads' word indices, thread 0 first. For 4-byte words both
+/// models equal [`congestion`] with `bank = index mod banks`.
+pub fn wide_congestion(indices: &[u64], word_bytes: u64, banks: u64, model: WideModel) -> u32 {
+    assert!(
+        word_bytes >= 4 && word_bytes % 4 == 0,
+        "word size {word_bytes} is not a multiple of 4 bytes"
+    );
+    let sub = word_bytes / 4;
+    let warp = |threads: &[u64]| {
+        let words: Vec<u64> = threads
+            .iter()
+            .flat_map(|&x| (0..sub).map(move |s| x * sub + s))
+            .collect();
+        congestion(&words, |w| w % banks)
+    };
+    let groups = || {
+        let group = (banks / sub).max(1) as usize;
+        indices.chunks(group).map(warp).sum()
+    };
+    match model {
+        WideModel::Warp => warp(indices),
+        WideModel::Groups => groups(),
+        WideModel::LoadGroups if warp(indices) <= 1 => warp(indices),
+        WideModel::LoadGroups => groups(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wide_words_take_two_banks() {
+        let linear: Vec<u64> = (0..32).collect();
+        for model in WideModel::ALL {
+            assert_eq!(wide_congestion(&linear, 4, 32, model), 1);
+            assert_eq!(wide_congestion(&linear, 8, 32, model), 2);
+        }
+        // A column of a 32 x 32 double matrix: every double in banks 0 and 1.
+        let column: Vec<u64> = (0..32).map(|r| r * 32).collect();
+        assert_eq!(wide_congestion(&column, 8, 32, WideModel::Warp), 32);
+        assert_eq!(wide_congestion(&column, 8, 32, WideModel::Groups), 32);
+        // Both half-warps read the same 16 doubles: one pass over the banks, or one per half.
+        let twice: Vec<u64> = (0..32).map(|t| t % 16).collect();
+        assert_eq!(wide_congestion(&twice, 8, 32, WideModel::Warp), 1);
+        assert_eq!(wide_congestion(&twice, 8, 32, WideModel::Groups), 2);
+        assert_eq!(wide_congestion(&twice, 8, 32, WideModel::LoadGroups), 1);
+    }
 
     #[test]
     fn identical_addresses_merge() {

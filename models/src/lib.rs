@@ -9,6 +9,7 @@
 //! - [`config`]: the JSON/CLI configuration object shared by manifests and `--config` files.
 //! - [`congestion`]: the DMM congestion of one warp access.
 //! - [`patterns`]: the access-pattern classes of the XOR paper's section 3 as generators.
+//! - [`software`]: the index a program stores an address at so that a hash picks its bank.
 //! - [`rap`]: the RAW, RAS and RAP layouts, the golden model of the RAP converter, and the
 //!   congestion simulator behind the RAP paper's Tables II and IV.
 
@@ -20,6 +21,7 @@ pub mod gf2;
 pub mod hash;
 pub mod patterns;
 pub mod rap;
+pub mod software;
 
 pub use config::HashConfigObject;
 pub use error::Error;

@@ -26,6 +26,37 @@ Examples:
   rtl-gen hash --kind xor-matrix --addr-bits 14 --banks 32 --configurable --pipeline
   rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --pipeline")]
 pub struct HashArgs {
+    #[command(flatten)]
+    flags: ConfigFlags,
+    /// Take the configuration at run time on cfg_i instead of baking it in.
+    #[arg(long)]
+    configurable: bool,
+    /// Register the output (adds clk_i and rst_ni; one cycle of latency).
+    #[arg(long)]
+    pipeline: bool,
+    /// Generate even if the hash's GF(2) rank is below log2(banks) (some banks unreachable).
+    #[arg(long)]
+    allow_rank_deficient: bool,
+    /// Output folder; the block goes to <out>/<module name>/.
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+    /// Seed of the random test vectors and configurations.
+    #[arg(long, default_value_t = VectorPlan::default().seed)]
+    seed: u64,
+    /// Random test vectors when not exhaustive.
+    #[arg(long, default_value_t = VectorPlan::default().vectors)]
+    vectors: usize,
+    /// Random configurations a configurable hasher is tested over.
+    #[arg(long, default_value_t = VectorPlan::default().configs)]
+    configs: usize,
+    /// Print the manifest as JSON instead of a summary.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The flags that name a hash configuration, shared by `rtl-gen hash` and `rtl-gen cuda hash`.
+#[derive(Args)]
+pub struct ConfigFlags {
     /// Hash family: modulo, bitvector-perm, bitvector-xor, bitwise-perm, bitwise-xor, xor-matrix.
     #[arg(long, required_unless_present = "config")]
     kind: Option<String>,
@@ -59,30 +90,6 @@ pub struct HashArgs {
     /// A JSON configuration object, or a block manifest (its "configuration" is used), instead of the flags.
     #[arg(long, conflicts_with_all = ["kind", "addr_bits", "banks", "k", "k1", "k2", "mask", "bits", "pairs", "rows"])]
     config: Option<PathBuf>,
-    /// Take the configuration at run time on cfg_i instead of baking it in.
-    #[arg(long)]
-    configurable: bool,
-    /// Register the output (adds clk_i and rst_ni; one cycle of latency).
-    #[arg(long)]
-    pipeline: bool,
-    /// Generate even if the hash's GF(2) rank is below log2(banks) (some banks unreachable).
-    #[arg(long)]
-    allow_rank_deficient: bool,
-    /// Output folder; the block goes to <out>/<module name>/.
-    #[arg(long, default_value = "out")]
-    out: PathBuf,
-    /// Seed of the random test vectors and configurations.
-    #[arg(long, default_value_t = VectorPlan::default().seed)]
-    seed: u64,
-    /// Random test vectors when not exhaustive.
-    #[arg(long, default_value_t = VectorPlan::default().vectors)]
-    vectors: usize,
-    /// Random configurations a configurable hasher is tested over.
-    #[arg(long, default_value_t = VectorPlan::default().configs)]
-    configs: usize,
-    /// Print the manifest as JSON instead of a summary.
-    #[arg(long)]
-    json: bool,
 }
 
 fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
@@ -93,9 +100,9 @@ fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
     }
 }
 
-impl HashArgs {
+impl ConfigFlags {
     /// The configuration object the flags or the `--config` file describe.
-    fn object(&self) -> Result<HashConfigObject, Error> {
+    pub fn object(&self) -> Result<HashConfigObject, Error> {
         if let Some(path) = &self.config {
             let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
             let config_error = |e: serde_json::Error| Error::ConfigFile {
@@ -162,7 +169,7 @@ impl HashArgs {
 
 /// Runs `rtl-gen hash`.
 pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
-    let object = args.object()?;
+    let object = args.flags.object()?;
     let design = HashDesign::new(
         &object,
         args.configurable,

@@ -9,9 +9,11 @@
 //! - [`cosim`]: co-simulation of a generated block folder;
 //! - [`qor`]: synthesis of a generated block folder (`synth.json`);
 //! - [`sweep`]: many blocks generated and synthesized in parallel, tabulated and plotted;
-//! - [`structures`]: the configurable hashers built every way that could decide their depth.
+//! - [`structures`]: the configurable hashers built every way that could decide their depth;
+//! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout.
 
 pub mod cosim;
+pub mod cuda;
 pub mod error;
 pub mod flow;
 pub mod hash;

@@ -2,6 +2,7 @@
 
 mod cmd_congestion;
 mod cmd_cosim;
+mod cmd_cuda;
 mod cmd_flow;
 mod cmd_hash;
 mod cmd_rap;
@@ -19,7 +20,8 @@ Examples:
   rtl-gen hash --kind bitvector-xor --addr-bits 14 --banks 32 --k1 2 --k2 8 --mask 7 --out out/
   rtl-gen cosim out/hash_bvxor_n14_b32
   rtl-gen hash --kind bitwise-xor --addr-bits 14 --banks 32 --configurable --pipeline
-  rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out out/")]
+  rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out out/
+  rtl-gen cuda layout --layout rap --w 32 --seed 1 --out rap_w32.h")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -41,6 +43,8 @@ enum Command {
     Synth(cmd_synth::SynthArgs),
     /// Generate and synthesize many configurations in parallel; CSV, JSON and SVG plots.
     Sweep(cmd_sweep::SweepArgs),
+    /// Write a CUDA/C header with the software form of a bank hash or a RAW/RAS/RAP layout.
+    Cuda(cmd_cuda::CudaArgs),
 }
 
 /// The command line as the generated files record it: `rtl-gen` and the arguments, quoted
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Command::Rap(args) => cmd_rap::run(args, &command_line()),
         Command::Synth(args) => cmd_synth::run(args, &command_line()),
         Command::Sweep(args) => cmd_sweep::run(args, &command_line()),
+        Command::Cuda(args) => cmd_cuda::run(args, &command_line()),
     };
     match result {
         Ok(code) => code,

@@ -118,6 +118,29 @@ impl Permutation {
         Self(v)
     }
 
+    /// A uniformly random permutation of `0..w` (`w` even) whose two halves each hold every
+    /// residue mod `w / 2` once: as RAP shifts it keeps columns conflict-free for words of two
+    /// banks (8-byte words in 4-byte banks), whose half-warps see `w / 2` bank pairs.
+    pub fn random_wide(w: u32, rng: &mut impl Rng) -> Self {
+        assert!(
+            w >= 2 && w % 2 == 0,
+            "a wide permutation needs an even w, not {w}"
+        );
+        let half = w / 2;
+        let mut low: Vec<u32> = (0..half).collect();
+        let mut high: Vec<u32> = (0..half).collect();
+        low.shuffle(rng);
+        high.shuffle(rng);
+        let upper: Vec<bool> = (0..half).map(|_| rng.gen()).collect();
+        let first = low
+            .iter()
+            .map(|&v| v + if upper[v as usize] { half } else { 0 });
+        let second = high
+            .iter()
+            .map(|&v| v + if upper[v as usize] { 0 } else { half });
+        Self(first.chain(second).collect())
+    }
+
     /// The permutation `--seed seed` names: [`Permutation::random`] from a ChaCha8 generator
     /// seeded with `seed`.
     pub fn from_seed(w: u32, seed: u64) -> Self {
@@ -271,6 +294,22 @@ mod tests {
             let raw = ShiftLayout::raw(w);
             let col: Vec<u64> = (0..w).map(|r| raw.address(r, 0)).collect();
             assert_eq!(congestion(&col, |a| a % u64::from(w)), w);
+        }
+    }
+
+    #[test]
+    fn wide_permutations_keep_double_columns_conflict_free() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..50 {
+            let p = Permutation::random_wide(32, &mut rng);
+            let values: Vec<u64> = p.as_slice().iter().map(|&v| u64::from(v)).collect();
+            assert!(Permutation::new(32, &values).is_ok());
+            let rap = ShiftLayout::rap(&p);
+            for c in 0..32 {
+                let col: Vec<u64> = (0..32).map(|r| rap.address(r, c)).collect();
+                let groups = crate::congestion::WideModel::Groups;
+                assert_eq!(crate::congestion::wide_congestion(&col, 8, 32, groups), 2);
+            }
         }
     }
 

@@ -1,0 +1,191 @@
+//! `rtl-gen cuda`: CUDA/C headers with the software form of a bank hash or a RAW/RAS/RAP layout.
+
+use crate::cmd_hash::ConfigFlags;
+use clap::{Args, Subcommand};
+use models::rap::{Permutation, ShiftLayout};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rtl_gen::hash::HashDesign;
+use rtl_gen::{cuda, Error};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `rtl-gen cuda`.
+#[derive(Args)]
+#[command(after_help = "\
+Examples:
+  rtl-gen cuda hash --kind bitvector-xor --addr-bits 14 --banks 32 --k1 2 --k2 8 --mask 7
+  rtl-gen cuda hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out hash.h
+  rtl-gen cuda layout --layout rap --w 32 --seed 1 --name rap32 --out gpu/rap32.h
+  rtl-gen cuda layout --layout ras --w 4 --shifts 2,0,2,1")]
+pub struct CudaArgs {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(Subcommand)]
+enum What {
+    /// A bank hash: `<name>_bank(addr)` and `<name>_index(addr)`.
+    Hash(HashHeaderArgs),
+    /// A RAW, RAS or RAP layout of a w x w matrix: `<name>_shift(row)`, `<name>_index(row, col)`.
+    Layout(LayoutHeaderArgs),
+}
+
+/// Arguments of `rtl-gen cuda hash`.
+#[derive(Args)]
+struct HashHeaderArgs {
+    #[command(flatten)]
+    flags: ConfigFlags,
+    /// Prefix of the functions [default: the hasher's module name, e.g. hash_bvxor_n14_b32].
+    #[arg(long)]
+    name: Option<String>,
+    /// Write the header here instead of printing it.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Arguments of `rtl-gen cuda layout`.
+#[derive(Args)]
+struct LayoutHeaderArgs {
+    /// raw, ras (independent shifts), rap (the shifts are a permutation) or rap-wide (a
+    /// permutation whose half-warps also see distinct bank pairs: conflict-free columns for
+    /// 8-byte words too).
+    #[arg(long, default_value = "rap")]
+    layout: String,
+    /// Matrix width: rows, columns and banks (2 to 4096).
+    #[arg(long, default_value_t = 32)]
+    w: u32,
+    /// Seed of the random shifts (a ChaCha8 generator; rap: the permutation `rtl-gen congestion` and the models draw from it).
+    #[arg(long, default_value_t = 1, conflicts_with = "shifts")]
+    seed: u64,
+    /// The shifts themselves, row 0 first (a permutation for rap).
+    #[arg(long, value_delimiter = ',')]
+    shifts: Option<Vec<u64>>,
+    /// Prefix of the functions [default: <layout>_w<w>, rap_wide_w32 for rap-wide].
+    #[arg(long)]
+    name: Option<String>,
+    /// Write the header here instead of printing it.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+fn check_name(name: &str) -> Result<(), Error> {
+    let ok = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::BadFlag {
+            flag: "--name",
+            value: name.into(),
+            message: "a C identifier: a letter or _, then letters, digits or _".into(),
+        })
+    }
+}
+
+impl LayoutHeaderArgs {
+    fn layout(&self) -> Result<ShiftLayout, Error> {
+        if !(models::rap::perm::MIN_W..=models::rap::scheme::MAX_W_2D).contains(&self.w) {
+            return Err(Error::BadFlag {
+                flag: "--w",
+                value: self.w.to_string(),
+                message: format!(
+                    "a matrix width from {} to {}",
+                    models::rap::perm::MIN_W,
+                    models::rap::scheme::MAX_W_2D
+                ),
+            });
+        }
+        let bad_shifts = |message: String| Error::BadFlag {
+            flag: "--shifts",
+            value: self
+                .shifts
+                .iter()
+                .flatten()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            message,
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        match self.layout.as_str() {
+            "raw" => Ok(ShiftLayout::raw(self.w)),
+            "rap" => match &self.shifts {
+                Some(s) => Permutation::new(self.w, s)
+                    .map(|p| ShiftLayout::rap(&p))
+                    .map_err(|e| bad_shifts(e.to_string())),
+                None => Ok(ShiftLayout::rap(&Permutation::from_seed(self.w, self.seed))),
+            },
+            "rap-wide" if self.w % 2 == 0 && self.shifts.is_none() => Ok(ShiftLayout::rap(
+                &Permutation::random_wide(self.w, &mut rng),
+            )),
+            "rap-wide" => Err(Error::BadFlag {
+                flag: "--layout",
+                value: self.layout.clone(),
+                message: "rap-wide needs an even --w and draws its shifts from --seed".into(),
+            }),
+            "ras" => match &self.shifts {
+                Some(s)
+                    if s.len() == self.w as usize && s.iter().all(|&v| v < u64::from(self.w)) =>
+                {
+                    Ok(ShiftLayout::ras(s.iter().map(|&v| v as u32).collect()))
+                }
+                Some(_) => Err(bad_shifts(format!(
+                    "{} shifts, each from 0 to {}",
+                    self.w,
+                    self.w - 1
+                ))),
+                None => Ok(ShiftLayout::ras_random(self.w, &mut rng)),
+            },
+            other => Err(Error::BadFlag {
+                flag: "--layout",
+                value: other.into(),
+                message: "raw, ras, rap or rap-wide".into(),
+            }),
+        }
+    }
+}
+
+fn emit(text: &str, out: Option<&PathBuf>) -> Result<ExitCode, Error> {
+    match out {
+        Some(path) => {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(Error::io(parent))?;
+            }
+            std::fs::write(path, text).map_err(Error::io(path))?;
+            println!("{}", path.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `rtl-gen cuda`.
+pub fn run(args: CudaArgs, command: &str) -> Result<ExitCode, Error> {
+    match args.what {
+        What::Hash(a) => {
+            let design = HashDesign::new(&a.flags.object()?, false, false, false)?;
+            let name = a.name.unwrap_or_else(|| design.name());
+            check_name(&name)?;
+            let rtl_gen::hash::Variant::Fixed(config) = &design.variant else {
+                unreachable!("a design built without --configurable is fixed")
+            };
+            emit(&cuda::hash_header(config, &name, command)?, a.out.as_ref())
+        }
+        What::Layout(a) => {
+            let layout = a.layout()?;
+            let name = a
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{}_w{}", a.layout.replace('-', "_"), layout.w()));
+            check_name(&name)?;
+            emit(
+                &cuda::layout_header(&layout, &name, command),
+                a.out.as_ref(),
+            )
+        }
+    }
+}
