@@ -61,7 +61,7 @@ impl WideModel {
 /// models equal [`congestion`] with `bank = index mod banks`.
 pub fn wide_congestion(indices: &[u64], word_bytes: u64, banks: u64, model: WideModel) -> u32 {
     assert!(
-        word_bytes >= 4 && word_bytes % 4 == 0,
+        word_bytes >= 4 && word_bytes.is_multiple_of(4),
         "word size {word_bytes} is not a multiple of 4 bytes"
     );
     let sub = word_bytes / 4;

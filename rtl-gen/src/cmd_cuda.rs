@@ -119,9 +119,9 @@ impl LayoutHeaderArgs {
                     .map_err(|e| bad_shifts(e.to_string())),
                 None => Ok(ShiftLayout::rap(&Permutation::from_seed(self.w, self.seed))),
             },
-            "rap-wide" if self.w % 2 == 0 && self.shifts.is_none() => Ok(ShiftLayout::rap(
-                &Permutation::random_wide(self.w, &mut rng),
-            )),
+            "rap-wide" if self.w.is_multiple_of(2) && self.shifts.is_none() => Ok(
+                ShiftLayout::rap(&Permutation::random_wide(self.w, &mut rng)),
+            ),
             "rap-wide" => Err(Error::BadFlag {
                 flag: "--layout",
                 value: self.layout.clone(),

@@ -82,7 +82,10 @@ fn rap_writes_a_block_and_congestion_prints_records() {
     assert_eq!(manifest["block"], "rap");
     assert_eq!(manifest["configuration"]["seed"], 7);
     let first = std::fs::read(dir.join("rap_w8.v")).unwrap();
-    let again = rtl_gen(&["rap", "--w", "8", "--seed", "7", "--out", "out"], tmp.path());
+    let again = rtl_gen(
+        &["rap", "--w", "8", "--seed", "7", "--out", "out"],
+        tmp.path(),
+    );
     assert!(again.status.success());
     assert_eq!(
         first,

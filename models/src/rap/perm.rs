@@ -123,7 +123,7 @@ impl Permutation {
     /// banks (8-byte words in 4-byte banks), whose half-warps see `w / 2` bank pairs.
     pub fn random_wide(w: u32, rng: &mut impl Rng) -> Self {
         assert!(
-            w >= 2 && w % 2 == 0,
+            w >= 2 && w.is_multiple_of(2),
             "a wide permutation needs an even w, not {w}"
         );
         let half = w / 2;

@@ -20,6 +20,7 @@ use super::{CfgLayout, HashDesign, Variant};
 use crate::rtl::ir::ExprKind;
 use crate::rtl::{Expr, Module, Signal};
 use models::{HashKind, XorMatrix};
+use std::ops::{Not, Shr};
 
 /// How a configurable bit-vector hasher shifts the address by its offset field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -14,6 +14,7 @@
 
 use super::RapDesign;
 use crate::rtl::{Expr, Module, Signal};
+use std::ops::{Add, Mul, Not, Shl, Sub};
 
 /// A constant of `bits.len()` bits (bit 0 first in `bits`), as 64-bit chunks for wide ones.
 fn wide_constant(bits: &[bool]) -> Expr {

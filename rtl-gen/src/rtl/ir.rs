@@ -276,16 +276,6 @@ impl Expr {
         self.binary(BinaryOp::Ne, rhs)
     }
 
-    /// Logical right shift by `amount`.
-    pub fn shr(self, amount: Expr) -> Self {
-        self.binary(BinaryOp::Shr, amount)
-    }
-
-    /// Left shift by `amount`, keeping the width (bits shifted past the top are lost).
-    pub fn shl(self, amount: Expr) -> Self {
-        self.binary(BinaryOp::Shl, amount)
-    }
-
     /// Whether the expression is built from constants only.
     pub fn is_constant(&self) -> bool {
         match &self.kind {
@@ -293,21 +283,6 @@ impl Expr {
             ExprKind::Concat(parts) => parts.iter().all(Expr::is_constant),
             _ => false,
         }
-    }
-
-    /// `self + rhs` modulo `2^width` (equal widths).
-    pub fn add(self, rhs: Expr) -> Self {
-        self.binary(BinaryOp::Add, rhs)
-    }
-
-    /// `self - rhs` modulo `2^width` (equal widths).
-    pub fn sub(self, rhs: Expr) -> Self {
-        self.binary(BinaryOp::Sub, rhs)
-    }
-
-    /// `self * rhs` modulo `2^width` (equal widths).
-    pub fn mul(self, rhs: Expr) -> Self {
-        self.binary(BinaryOp::Mul, rhs)
     }
 
     /// 1 when the operands are equal.
@@ -353,15 +328,63 @@ impl Expr {
         Expr::concat(vec![Expr::constant(0, width - self.width), self])
     }
 
-    /// Bitwise complement.
-    pub fn not(self) -> Self {
-        let w = self.width;
-        Self::new(ExprKind::Unary(UnaryOp::Not, Box::new(self)), w)
-    }
-
     /// XOR of all bits.
     pub fn reduce_xor(self) -> Self {
         Self::new(ExprKind::Unary(UnaryOp::ReduceXor, Box::new(self)), 1)
+    }
+}
+
+/// The arithmetic and shift operators of the representation, as Rust operators (`a + b`,
+/// `a >> k`, `!a`), with the width rules stated at the top of this module.
+macro_rules! binary_operator {
+    ($trait:ident, $method:ident, $op:expr, $doc:literal) => {
+        impl std::ops::$trait for Expr {
+            type Output = Expr;
+            #[doc = $doc]
+            fn $method(self, rhs: Expr) -> Expr {
+                self.binary($op, rhs)
+            }
+        }
+    };
+}
+
+binary_operator!(
+    Shr,
+    shr,
+    BinaryOp::Shr,
+    "Logical right shift, width of the left operand."
+);
+binary_operator!(
+    Shl,
+    shl,
+    BinaryOp::Shl,
+    "Left shift keeping the width (bits past the top are lost)."
+);
+binary_operator!(
+    Add,
+    add,
+    BinaryOp::Add,
+    "Sum modulo `2^width` (equal widths)."
+);
+binary_operator!(
+    Sub,
+    sub,
+    BinaryOp::Sub,
+    "Difference modulo `2^width` (equal widths)."
+);
+binary_operator!(
+    Mul,
+    mul,
+    BinaryOp::Mul,
+    "Product modulo `2^width` (equal widths)."
+);
+
+impl std::ops::Not for Expr {
+    type Output = Expr;
+    /// Bitwise complement, same width.
+    fn not(self) -> Expr {
+        let w = self.width;
+        Expr::new(ExprKind::Unary(UnaryOp::Not, Box::new(self)), w)
     }
 }
 
@@ -645,6 +668,7 @@ impl fmt::Display for Direction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ops::{Add, Mul, Shl, Sub};
 
     #[test]
     fn bits_for_counts() {

@@ -190,6 +190,7 @@ fn expr(e: &Expr) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ops::{Add, Mul, Shl, Sub};
 
     #[test]
     fn literals_are_sized() {
