@@ -76,7 +76,7 @@ fn best_of(workload: &Workload, space: impl Iterator<Item = (u32, u32, u64)>) ->
         }
         let cost = workload.cost(|a| (shr(a, k1) ^ (shr(a, k2) & mask)) & bank_mask);
         let rank = (cost.replays, key(k1, k2, mask));
-        if best.map_or(true, |b| rank < b) {
+        if best.is_none_or(|b| rank < b) {
             best = Some(rank);
             best_cost = Some(cost);
         }

@@ -64,7 +64,7 @@ pub fn givargis(workload: &Workload, candidates: &[Column], m: u32) -> Vec<Colum
                 .zip(&q)
                 .map(|(s, qs)| s.weight as f64 * qs[i])
                 .sum();
-            if best.map_or(true, |(_, b)| combined > b + EPSILON) {
+            if best.is_none_or(|(_, b)| combined > b + EPSILON) {
                 best = Some((i, combined));
             }
         }

@@ -55,7 +55,7 @@ pub fn mih(workload: &Workload, candidates: &[Column], m: u32) -> Vec<Column> {
                 .iter()
                 .map(|s| s.weight as f64 * imbalance(&s.addresses, &chosen, c))
                 .sum();
-            if best.map_or(true, |(_, b)| summed < b - EPSILON) {
+            if best.is_none_or(|(_, b)| summed < b - EPSILON) {
                 best = Some((c, summed));
             }
         }

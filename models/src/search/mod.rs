@@ -187,18 +187,18 @@ pub fn plan(
 ) -> Result<Vec<(HashKind, Heuristic)>, Error> {
     let pairs: Vec<(HashKind, Heuristic)> = HashKind::ALL
         .into_iter()
-        .filter(|&k| kind.map_or(true, |want| want == k))
+        .filter(|&k| kind.is_none_or(|want| want == k))
         .flat_map(|k| {
             Heuristic::ALL
                 .into_iter()
-                .filter(move |&h| h.applies_to(k) && heuristic.map_or(true, |want| want == h))
+                .filter(move |&h| h.applies_to(k) && heuristic.is_none_or(|want| want == h))
                 .map(move |h| (k, h))
         })
         .collect();
     if pairs.is_empty() {
         let allowed: Vec<String> = HashKind::ALL
             .into_iter()
-            .filter(|&k| kind.map_or(true, |want| want == k))
+            .filter(|&k| kind.is_none_or(|want| want == k))
             .flat_map(|k| {
                 Heuristic::ALL
                     .into_iter()
