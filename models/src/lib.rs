@@ -12,6 +12,7 @@
 //! - [`software`]: the index a program stores an address at so that a hash picks its bank.
 //! - [`rap`]: the RAW, RAS and RAP layouts, the golden model of the RAP converter, and the
 //!   congestion simulator behind the RAP paper's Tables II and IV.
+//! - [`search`]: hash configuration search, from a kernel's warp accesses to the best hasher.
 
 pub mod config;
 pub mod congestion;
@@ -21,6 +22,7 @@ pub mod gf2;
 pub mod hash;
 pub mod patterns;
 pub mod rap;
+pub mod search;
 pub mod software;
 
 pub use config::HashConfigObject;

@@ -45,6 +45,14 @@ pub enum Error {
         /// What is missing.
         message: String,
     },
+    /// A trace the search refuses, with the line at fault.
+    #[error("{path}: {source}")]
+    Trace {
+        /// The trace file.
+        path: PathBuf,
+        /// What is wrong, with its line number.
+        source: models::search::TraceError,
+    },
     /// A file or folder that cannot be read or written.
     #[error("{path}: {source}")]
     Io {

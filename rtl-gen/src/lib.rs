@@ -10,7 +10,8 @@
 //! - [`qor`]: synthesis of a generated block folder (`synth.json`);
 //! - [`sweep`]: many blocks generated and synthesized in parallel, tabulated and plotted;
 //! - [`structures`]: the configurable hashers built every way that could decide their depth;
-//! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout.
+//! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
+//! - [`search_report`]: the tables, JSON, configuration files and heat map of `rtl-gen search`.
 
 pub mod cosim;
 pub mod cuda;
@@ -22,6 +23,7 @@ pub mod output;
 pub mod qor;
 pub mod rap;
 pub mod rtl;
+pub mod search_report;
 pub mod structures;
 pub mod sweep;
 

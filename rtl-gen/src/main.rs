@@ -5,7 +5,9 @@ mod cmd_cosim;
 mod cmd_cuda;
 mod cmd_flow;
 mod cmd_hash;
+mod cmd_kernels;
 mod cmd_rap;
+mod cmd_search;
 mod cmd_sweep;
 mod cmd_synth;
 
@@ -45,6 +47,10 @@ enum Command {
     Sweep(cmd_sweep::SweepArgs),
     /// Write a CUDA/C header with the software form of a bank hash or a RAW/RAS/RAP layout.
     Cuda(cmd_cuda::CudaArgs),
+    /// Search the best configuration of each hash family for a kernel's trace.
+    Search(cmd_search::SearchArgs),
+    /// Write the synthetic kernel suite as trace files.
+    Kernels(cmd_kernels::KernelsArgs),
 }
 
 /// The command line as the generated files record it: `rtl-gen` and the arguments, quoted
@@ -73,6 +79,8 @@ fn main() -> ExitCode {
         Command::Synth(args) => cmd_synth::run(args, &command_line()),
         Command::Sweep(args) => cmd_sweep::run(args, &command_line()),
         Command::Cuda(args) => cmd_cuda::run(args, &command_line()),
+        Command::Search(args) => cmd_search::run(args),
+        Command::Kernels(args) => cmd_kernels::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,40 @@
+//! `rtl-gen kernels`: write the synthetic kernel suite as trace files.
+
+use clap::Args;
+use models::search::kernels::{suite, ADDR_BITS, BANKS, WARP};
+use rtl_gen::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `rtl-gen kernels`.
+#[derive(Args)]
+#[command(after_help = "\
+Writes <out>/<kernel>.trace for each kernel of the suite (docs/SEARCH.md), for
+--addr-bits 14, --banks 32 and warps of 32 threads.
+
+Example:
+  rtl-gen kernels --out kernels/")]
+pub struct KernelsArgs {
+    /// Folder the traces are written to.
+    #[arg(long, default_value = "kernels")]
+    out: PathBuf,
+}
+
+/// Runs `rtl-gen kernels`.
+pub fn run(args: KernelsArgs) -> Result<ExitCode, Error> {
+    std::fs::create_dir_all(&args.out).map_err(Error::io(&args.out))?;
+    for kernel in suite() {
+        let path = args.out.join(format!("{}.trace", kernel.name));
+        let header = format!(
+            "{}: {}\nwritten by `rtl-gen kernels`; {ADDR_BITS} address bits, {BANKS} banks, warps of {WARP}\nlabel, then the word addresses of the active threads",
+            kernel.name, kernel.models
+        );
+        std::fs::write(&path, kernel.trace.to_text(&header)).map_err(Error::io(&path))?;
+        println!(
+            "{}: {} warp accesses",
+            path.display(),
+            kernel.trace.accesses.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

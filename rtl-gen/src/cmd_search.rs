@@ -1,0 +1,139 @@
+//! `rtl-gen search`: from a kernel's trace of warp accesses to the best configuration of each
+//! hash family.
+
+use clap::Args;
+use models::search::{plan, search, Heuristic, Report, Trace};
+use models::{Geometry, HashKind};
+use rtl_gen::output::Staging;
+use rtl_gen::{search_report, Error};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `rtl-gen search`.
+#[derive(Args)]
+#[command(after_help = "\
+Heuristics and the families they configure:
+  exhaustive  bitvector-perm, bitvector-xor (every configuration; also reports the paper's pruning)
+  fixed       bitvector-xor: the fixed addr[0..m) ^ addr[m..2m) of the paper's [17], for reference
+  givargis    bitwise-perm, bitwise-xor (Givargis heuristic, qualities summed over accesses)
+  mih         bitwise-perm, bitwise-xor (Minimum Imbalance Heuristic, Eq. 15)
+  gf2         xor-matrix (exact on affine-subspace accesses, never worse than the families)
+The trace format is described in docs/TRACE_FORMAT.md.
+
+Examples:
+  rtl-gen search --trace kernels/fwt.trace --addr-bits 14 --banks 32 --kind all --heuristic all --out out/fwt
+  rtl-gen hash --config out/fwt/best-bitwise-xor.json --out out/
+  rtl-gen search --trace kernels/*.trace --summary --out out/suite")]
+pub struct SearchArgs {
+    /// Trace files, one warp access per line (several: one output folder per trace).
+    #[arg(long, required = true, num_args = 1..)]
+    trace: Vec<PathBuf>,
+    /// Word-address bits n (1 to 64).
+    #[arg(long, default_value_t = 14)]
+    addr_bits: u32,
+    /// Number of banks: a power of two, at most 2^n.
+    #[arg(long, default_value_t = 32)]
+    banks: u64,
+    /// Threads per warp: the most addresses a trace line may hold.
+    #[arg(long, default_value_t = 32)]
+    warp_size: usize,
+    /// Hash family to configure, or `all`.
+    #[arg(long, default_value = "all")]
+    kind: String,
+    /// exhaustive, fixed, givargis, mih, gf2, or `all`.
+    #[arg(long, default_value = "all")]
+    heuristic: String,
+    /// Output folder for the configuration files, `best.json` and the heat map (with several
+    /// traces, one subfolder per trace, named after its file).
+    #[arg(long, default_value = "out/search")]
+    out: PathBuf,
+    /// Print the report as JSON (one object per trace, one per line).
+    #[arg(long)]
+    json: bool,
+    /// After the reports, print the percentage of conflicts removed per trace as a Markdown table.
+    #[arg(long)]
+    summary: bool,
+}
+
+fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
+    Error::BadFlag {
+        flag,
+        value: value.into(),
+        message: message.into(),
+    }
+}
+
+/// Reads and parses one trace; every refusal names the file and, where there is one, the line.
+fn read_trace(path: &Path, addr_bits: u32, warp_size: usize) -> Result<Trace, Error> {
+    let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+    Trace::parse(&text, addr_bits, warp_size).map_err(|source| Error::Trace {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Runs `rtl-gen search`.
+pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
+    let geometry = Geometry::new(args.addr_bits, args.banks)?;
+    if args.warp_size == 0 {
+        return Err(bad("--warp-size", "0", "at least one thread"));
+    }
+    let kind = match args.kind.as_str() {
+        "all" => None,
+        k => Some(k.parse::<HashKind>()?),
+    };
+    let heuristic = match args.heuristic.as_str() {
+        "all" => None,
+        h => Some(h.parse::<Heuristic>()?),
+    };
+    let plan = plan(kind, heuristic)?;
+    let traces: Vec<(String, Trace)> = args
+        .trace
+        .iter()
+        .map(|p| {
+            let name = p.file_stem().map_or_else(
+                || p.display().to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            );
+            read_trace(p, args.addr_bits, args.warp_size).map(|t| (name, t))
+        })
+        .collect::<Result<_, _>>()?;
+    let several = traces.len() > 1;
+    let mut reports: Vec<(String, Report)> = Vec::new();
+    for (name, trace) in &traces {
+        let report = search(trace, geometry, &plan);
+        let (parent, folder) = if several {
+            (args.out.clone(), name.clone())
+        } else {
+            let parent = args
+                .out
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            let folder = args
+                .out
+                .file_name()
+                .map_or_else(|| "search".into(), |f| f.to_string_lossy().into_owned());
+            (parent, folder)
+        };
+        let staging = Staging::new(&parent, &folder)?;
+        for (file, contents) in search_report::files(name, trace, &report) {
+            staging.write(&file, &contents)?;
+        }
+        let written = staging.commit()?;
+        if args.json {
+            println!("{}", search_report::json(name, &report));
+        } else {
+            print!("{}", search_report::text(name, &report));
+            println!("files: {}", written.display());
+            if several {
+                println!();
+            }
+        }
+        reports.push((name.clone(), report));
+    }
+    if args.summary {
+        print!("{}", search_report::summary(&reports));
+    }
+    Ok(ExitCode::SUCCESS)
+}
