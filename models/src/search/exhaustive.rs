@@ -6,7 +6,8 @@
 //!
 //! The pruned space keeps `k1` among the `k` of the strides seen (`S = S0 * 2^k`), `k2` in
 //! `[min k, max MSB]` without `k1`, and only masks whose bits `k2 + i` stay at or below the
-//! largest MSB; with strides 4 and 6 over 32 threads that is the paper's 188 of 4480. Without
+//! largest MSB; with strides 4 and 6 over 32 threads that is the paper's 188 of 4480. When no
+//! `k2` remains for a `k1`, its permutation (`mask = 0`) is still tried. Without
 //! any stride (only random accesses or broadcasts) the pruned space is the full one.
 //!
 //! Ties: the fewest replays win; then the fewest mask bits (a bit-vector permutation,
@@ -126,9 +127,14 @@ pub fn pruned_space(strides: &[StrideSpan], n: u32, m: u32) -> Option<Vec<(u32, 
     }
     let mut space = Vec::new();
     for &k1 in &k1s {
+        let before = space.len();
         for k2 in (k_min..=msb_max).filter(|&k2| k2 != k1) {
             let mask_bits = m.min(msb_max - k2 + 1);
             space.extend((0..1u64 << mask_bits).map(|mask| (k1, k2, mask)));
+        }
+        if space.len() == before {
+            // No k2 beside k1 (a single k and MSB): the permutation k1 = k alone.
+            space.push((k1, 0, 0));
         }
     }
     Some(space)
@@ -165,5 +171,8 @@ mod tests {
             .iter()
             .all(|&(k1, k2, _)| [1, 2].contains(&k1) && (1..=7).contains(&k2) && k1 != k2));
         assert!(pruned_space(&[], 14, 5).is_none());
+        // Stride 32 over 2 threads on 8 bits: k = MSB = 5, only the permutation k1 = 5 is left.
+        let lone = AccessClass::Stride { stride: 32 }.strides(2);
+        assert_eq!(pruned_space(&lone, 8, 3).unwrap(), vec![(5, 0, 0)]);
     }
 }
