@@ -8,6 +8,7 @@
 //! - [`gf2`]: `m x n` matrices over GF(2), the family every XOR-based hash converts to.
 //! - [`config`]: the JSON/CLI configuration object shared by manifests and `--config` files.
 //! - [`congestion`]: the DMM congestion of one warp access.
+//! - [`d2ma`]: the D²MA engine's buffer entry, transfer walk and read-after-write check.
 //! - [`patterns`]: the access-pattern classes of the XOR paper's section 3 as generators.
 //! - [`software`]: the index a program stores an address at so that a hash picks its bank.
 //! - [`rap`]: the RAW, RAS and RAP layouts, the golden model of the RAP converter, and the
@@ -16,6 +17,7 @@
 
 pub mod config;
 pub mod congestion;
+pub mod d2ma;
 pub mod error;
 pub mod geometry;
 pub mod gf2;
