@@ -325,7 +325,15 @@ impl Expr {
         if width == self.width {
             return self;
         }
-        Expr::concat(vec![Expr::constant(0, width - self.width), self])
+        Expr::concat(vec![Expr::zeros(width - self.width), self])
+    }
+
+    /// `width` zero bits, of any width (constants of up to 64 bits, concatenated).
+    pub fn zeros(width: u32) -> Self {
+        assert!(width > 0, "zero-width zeros");
+        let mut parts = vec![Expr::constant(0, (width - 1) % 64 + 1)];
+        parts.extend((0..(width - 1) / 64).map(|_| Expr::constant(0, 64)));
+        Expr::concat(parts)
     }
 
     /// XOR of all bits.
@@ -449,6 +457,22 @@ pub struct Module {
     pub assigns: Vec<(Target, Expr)>,
     /// Registers in order.
     pub registers: Vec<Register>,
+    /// Instances of other modules, in order.
+    pub instances: Vec<Instance>,
+}
+
+/// An instance of another generated module (its file goes beside the parent's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    /// The instantiated module's name.
+    pub module: String,
+    /// The instance name (`u_<what>`).
+    pub name: String,
+    /// Whether `clk_i` and `rst_ni` are connected through.
+    pub clocked: bool,
+    /// Every port of the instantiated module, in its declaration order, and what drives it
+    /// (inputs) or the wire it drives (outputs, a whole-wire reference).
+    pub connections: Vec<(String, Expr)>,
 }
 
 /// Verilog-2005 and SystemVerilog keywords a generated name must not take.
@@ -501,6 +525,7 @@ impl Module {
             wires: Vec::new(),
             assigns: Vec::new(),
             registers: Vec::new(),
+            instances: Vec::new(),
         }
     }
 
@@ -590,6 +615,22 @@ impl Module {
         );
     }
 
+    /// `assign signal[msb:lsb] = value;` for a value of `msb - lsb + 1` bits.
+    pub fn assign_range(&mut self, signal: &Signal, msb: u32, lsb: u32, value: Expr) {
+        assert!(
+            lsb <= msb && msb < signal.width,
+            "[{msb}:{lsb}] of {}",
+            signal.name
+        );
+        self.assign_target(
+            Target {
+                signal: signal.clone(),
+                range: Some((msb, lsb)),
+            },
+            value,
+        );
+    }
+
     fn assign_target(&mut self, target: Target, value: Expr) {
         assert_eq!(
             target.width(),
@@ -649,6 +690,71 @@ impl Module {
         q
     }
 
+    /// Instantiates `sub` as `u_<prefix>`: `inputs` drive its input ports (every one, with
+    /// matching widths), and each output port `<port>_o` drives a new wire `<prefix>_<port>`;
+    /// returns those wires by port name. A clocked `sub` needs a clocked parent.
+    pub fn instantiate(
+        &mut self,
+        sub: &Module,
+        prefix: &str,
+        inputs: Vec<(&str, Expr)>,
+    ) -> std::collections::BTreeMap<String, Signal> {
+        assert!(
+            !sub.clocked || self.clocked,
+            "clocked {} in an unclocked module",
+            sub.name
+        );
+        let mut given: std::collections::BTreeMap<&str, Expr> = inputs.into_iter().collect();
+        let mut outputs = std::collections::BTreeMap::new();
+        let mut connections = Vec::new();
+        for port in &sub.ports {
+            let name = port.signal.name();
+            let value = match port.direction {
+                Direction::Input => {
+                    let value = given
+                        .remove(name)
+                        .unwrap_or_else(|| panic!("{}.{name} is not connected", sub.name));
+                    assert_eq!(
+                        value.width(),
+                        port.signal.width(),
+                        "{}.{name} connected to a {}-bit value",
+                        sub.name,
+                        value.width()
+                    );
+                    value
+                }
+                Direction::Output => {
+                    let base = name.strip_suffix("_o").unwrap_or(name);
+                    let wire = self.wire(&format!("{prefix}_{base}"), port.signal.width());
+                    outputs.insert(name.to_string(), wire.clone());
+                    wire.expr()
+                }
+            };
+            connections.push((name.to_string(), value));
+        }
+        assert!(
+            given.is_empty(),
+            "{} has no ports {:?}",
+            sub.name,
+            given.keys()
+        );
+        self.instances.push(Instance {
+            module: sub.name.clone(),
+            name: format!("u_{prefix}"),
+            clocked: sub.clocked,
+            connections,
+        });
+        outputs
+    }
+
+    /// A register `<base>_q` whose next value is the wire `<base>_d`, returned as
+    /// `(q, d)`: assign `d` later, so the next value may depend on `q` itself (feedback).
+    pub fn state(&mut self, base: &str, width: u32, reset: u64) -> (Signal, Signal) {
+        let d = self.wire(&format!("{base}_d"), width);
+        let q = self.register(&format!("{base}_q"), d.expr(), reset);
+        (q, d)
+    }
+
     /// Sinks `value` into a wire named `unused_<what>`: the lowRISC idiom for inputs a block
     /// ignores, which Verilator's default `--unused-regexp` honours.
     pub fn sink_unused(&mut self, what: &str, value: Expr) {
@@ -668,6 +774,19 @@ impl fmt::Display for Direction {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wide_zeros_and_state_registers() {
+        let mut m = Module::new("m");
+        m.add_clock();
+        let a = m.input("a_i", 8, "");
+        assert_eq!(a.expr().zext(173).width(), 173);
+        assert_eq!(Expr::zeros(129).width(), 129);
+        let (q, d) = m.state("count", 4, 0);
+        m.assign(&d, q.expr().add(Expr::constant(1, 4)));
+        assert_eq!(m.registers[0].q.name(), "count_q");
+        assert_eq!(m.wires[0].name(), "count_d");
+    }
     use std::ops::{Add, Mul, Shl, Sub};
 
     #[test]

@@ -72,6 +72,26 @@ pub fn emit(module: &Module) -> String {
         let _ = writeln!(out, "  assign {lhs} = {};", expr(value));
     }
 
+    for inst in &module.instances {
+        let mut conns = Vec::new();
+        if inst.clocked {
+            conns.push(".clk_i(clk_i)".to_string());
+            conns.push(".rst_ni(rst_ni)".to_string());
+        }
+        conns.extend(
+            inst.connections
+                .iter()
+                .map(|(port, value)| format!(".{port}({})", expr(value))),
+        );
+        let _ = write!(
+            out,
+            "\n  {} {} (\n    {}\n  );\n",
+            inst.module,
+            inst.name,
+            conns.join(",\n    ")
+        );
+    }
+
     for r in &module.registers {
         let q = r.q.name();
         let condition = match &r.enable {
@@ -190,6 +210,25 @@ fn expr(e: &Expr) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn instances_connect_every_port_by_name() {
+        let mut sub = Module::new("leaf");
+        sub.add_clock();
+        sub.input("a_i", 4, "");
+        sub.output("y_o", 4, "");
+        let mut top = Module::new("top");
+        top.add_clock();
+        let a = top.input("a_i", 4, "");
+        let y = top.output("y_o", 4, "");
+        let outs = top.instantiate(&sub, "leaf", vec![("a_i", !a.expr())]);
+        top.assign(&y, outs["y_o"].expr());
+        let text = emit(&top);
+        assert!(
+            text.contains("  leaf u_leaf (\n    .clk_i(clk_i),\n    .rst_ni(rst_ni),\n    .a_i(~a_i),\n    .y_o(leaf_y)\n  );"),
+            "{text}"
+        );
+    }
     use std::ops::{Add, Mul, Shl, Sub};
 
     #[test]
