@@ -2,6 +2,7 @@
 //! golden models of the `models` crate.
 //!
 //! - [`rtl`]: the typed RTL representation and its Verilog-2005 emitter;
+//! - [`d2ma`]: the D²MA engine's blocks (controller array, AGEN, RAW check) and their vectors;
 //! - [`hash`]: the bank hashers (fixed, configurable, pipelined) and their test vectors;
 //! - [`manifest`]: the manifest, filelist and FuseSoC core written beside every block;
 //! - [`output`]: atomic writing of block folders;
@@ -15,6 +16,7 @@
 
 pub mod cosim;
 pub mod cuda;
+pub mod d2ma;
 pub mod error;
 pub mod flow;
 pub mod hash;

@@ -3,6 +3,7 @@
 mod cmd_congestion;
 mod cmd_cosim;
 mod cmd_cuda;
+mod cmd_d2ma;
 mod cmd_flow;
 mod cmd_hash;
 mod cmd_kernels;
@@ -37,6 +38,8 @@ enum Command {
     Cosim(cmd_cosim::CosimArgs),
     /// The default flow: the paper's 32-bank hashers generated, co-simulated, synthesized.
     Flow(cmd_flow::FlowArgs),
+    /// Generate a block of the D2MA engine: agen, controller or raw-check.
+    D2ma(cmd_d2ma::D2maArgs),
     /// Simulate the warp congestion of RAW, RAS and RAP layouts (the RAP paper's Tables II, IV).
     Congestion(cmd_congestion::CongestionArgs),
     /// Generate a RAP (or RAS) address converter: Verilog, manifest, filelist, core, testbench.
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Hash(args) => cmd_hash::run(args, &command_line()),
         Command::Cosim(args) => cmd_cosim::run(args),
         Command::Flow(args) => cmd_flow::run(args, &command_line()),
+        Command::D2ma(args) => cmd_d2ma::run(args, &command_line()),
         Command::Congestion(args) => cmd_congestion::run(args),
         Command::Rap(args) => cmd_rap::run(args, &command_line()),
         Command::Synth(args) => cmd_synth::run(args, &command_line()),

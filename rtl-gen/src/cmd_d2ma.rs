@@ -1,0 +1,243 @@
+//! `rtl-gen d2ma`: generate a block of the D²MA engine.
+
+use clap::{Args, ValueEnum};
+use models::config::parse_u64;
+use models::d2ma::BufferEntry;
+use rtl_gen::d2ma::vectors::D2maPlan;
+use rtl_gen::d2ma::{block, Block, D2maDesign};
+use rtl_gen::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The blocks `rtl-gen d2ma` generates.
+#[derive(Clone, Copy, ValueEnum)]
+enum BlockArg {
+    /// Address generation (one chunk a cycle).
+    Agen,
+    /// The controller array of buffer-management-table entries.
+    Controller,
+    /// The read-after-write check.
+    RawCheck,
+    /// The engine: the three blocks, arbitration, memory ports, completion.
+    Engine,
+}
+
+/// Arguments of `rtl-gen d2ma`.
+#[derive(Args)]
+#[command(after_help = "\
+A --transfer is a comma-separated list of key=value (numbers in decimal, 0x or 0b):
+  global=ADDR shared=ADDR size=1|2|4|8        bases and element size in bytes (default 4)
+  count=N stride=S                            1-D: elements and element stride (default 1)
+  rows=R cols=C ld=L                          2-D: tile rows and columns, leading dimension
+  halo=RxC region=1..9 const=V                halo mode: halo rows x columns, region, constant
+  bank=N                                      bank-conflict mode: a blank slot every N elements
+
+Examples:
+  rtl-gen d2ma engine --ctas 8 --buffers 4 --segment-bytes 128 --out out/
+  rtl-gen cosim out/d2ma_engine_c8_b4
+  rtl-gen d2ma controller --ctas 8 --buffers 4 --out out/
+  rtl-gen d2ma agen --segment-bytes 128 --transfer global=0x8000,count=256
+  rtl-gen d2ma agen --transfer global=0x10000,rows=16,cols=16,ld=1024,halo=1x1,region=3
+  rtl-gen d2ma raw-check --ctas 16 --buffers 2")]
+pub struct D2maArgs {
+    /// The block to generate.
+    #[arg(value_enum)]
+    block: BlockArg,
+    /// Resident CTAs per shader, one controller each (1 to 32; the paper has 8).
+    #[arg(long, default_value_t = 8)]
+    ctas: u32,
+    /// Buffers per CTA (1 to 8; the paper has 4).
+    #[arg(long, default_value_t = 4)]
+    buffers: u32,
+    /// Global memory segment size in bytes: 32, 64 or 128.
+    #[arg(long, default_value_t = 128)]
+    segment_bytes: u32,
+    /// An extra directed transfer for the AGEN's testbench (see below); repeatable.
+    #[arg(long)]
+    transfer: Vec<String>,
+    /// Output folder; the block goes to <out>/<module name>/.
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+    /// Seed of the random vectors.
+    #[arg(long, default_value_t = D2maPlan::default().seed)]
+    seed: u64,
+    /// Random cycles, loads or transfers after the directed ones.
+    #[arg(long, default_value_t = D2maPlan::default().random)]
+    random: usize,
+    /// Print the manifest as JSON instead of a summary.
+    #[arg(long)]
+    json: bool,
+    /// Also print what the directed cases take, cycle by cycle as the testbench checks them
+    /// (agen: cycles and requests per transfer; engine: configuration-to-request latency).
+    #[arg(long)]
+    report: bool,
+}
+
+/// Parses a `--transfer` specification into a validated entry.
+fn parse_transfer(spec: &str) -> Result<BufferEntry, Error> {
+    let bad = |message: String| Error::BadFlag {
+        flag: "--transfer",
+        value: spec.into(),
+        message,
+    };
+    let mut e = BufferEntry {
+        size: 2,
+        stride: 1,
+        ..BufferEntry::default()
+    };
+    let (mut rows, mut cols, mut ld) = (None, None, None);
+    for item in spec.split(',').filter(|s| !s.is_empty()) {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| bad(format!("`{item}` is not key=value")))?;
+        let number = |v: &str, max: u64| {
+            parse_u64(v)
+                .ok()
+                .filter(|&n| n <= max)
+                .ok_or_else(|| bad(format!("{key}={v}: expected a number up to {max}")))
+        };
+        match key {
+            "global" => e.global = number(value, u64::MAX)?,
+            "shared" => e.shared = number(value, 0xffff)? as u16,
+            "count" => e.count = number(value, 0xffff)? as u16,
+            "stride" => e.stride = number(value, 0xffff)? as u16,
+            "size" => {
+                e.size = match number(value, 8)? {
+                    1 => 0,
+                    2 => 1,
+                    4 => 2,
+                    8 => 3,
+                    _ => return Err(bad(format!("size={value}: expected 1, 2, 4 or 8 bytes"))),
+                }
+            }
+            "rows" => rows = Some(number(value, 255)? as u16),
+            "cols" => cols = Some(number(value, 255)? as u16),
+            "ld" => ld = Some(number(value, 0xffff)? as u16),
+            "halo" => {
+                let (r, c) = value
+                    .split_once('x')
+                    .ok_or_else(|| bad(format!("halo={value}: expected ROWSxCOLS")))?;
+                e.mode = 1;
+                e.halo_rows = number(r, 0xffff)? as u16;
+                e.halo_cols = number(c, 0xffff)? as u16;
+            }
+            "region" => e.region = number(value, 0xff)? as u8,
+            "const" => e.halo_const = number(value, 0xffff)? as u16,
+            "bank" => {
+                e.mode = 2;
+                e.halo_cols = number(value, 0xffff)? as u16;
+            }
+            _ => return Err(bad(format!("unknown key `{key}`"))),
+        }
+    }
+    if rows.is_some() || cols.is_some() || ld.is_some() {
+        let (Some(r), Some(c), Some(l)) = (rows, cols, ld) else {
+            return Err(bad("a 2-D transfer needs rows, cols and ld".into()));
+        };
+        e.two_d = true;
+        e.count = r << 8 | c;
+        e.stride = l;
+    }
+    e.validate().map_err(|err| bad(err.to_string()))?;
+    Ok(e)
+}
+
+/// Runs `rtl-gen d2ma`.
+pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
+    let block = match args.block {
+        BlockArg::Agen => Block::Agen,
+        BlockArg::Controller => Block::Controller,
+        BlockArg::RawCheck => Block::RawCheck,
+        BlockArg::Engine => Block::Engine,
+    };
+    let design = D2maDesign::new(block, args.ctas, args.buffers, args.segment_bytes)?;
+    let transfers = args
+        .transfer
+        .iter()
+        .map(|t| parse_transfer(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !transfers.is_empty() && block != Block::Agen {
+        return Err(Error::BadFlag {
+            flag: "--transfer",
+            value: args.transfer.join(" "),
+            message: "directed transfers apply to the agen block only".into(),
+        });
+    }
+    let plan = D2maPlan {
+        seed: args.seed,
+        random: args.random,
+    };
+    let dir = block::write(&design, &plan, &transfers, command, &args.out)?;
+    let (manifest, _) = rtl_gen::manifest::Manifest::load(&dir)?;
+    if args.json {
+        print!("{}", manifest.to_json());
+    } else {
+        println!(
+            "{}: D2MA {}, {} testbench vectors ({})",
+            dir.display(),
+            manifest.kind,
+            manifest.testbench.vectors,
+            manifest.testbench.coverage
+        );
+    }
+    if args.report {
+        report(&design, &plan, &transfers);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the directed cases' cycle counts (`--report`).
+fn report(design: &D2maDesign, plan: &D2maPlan, transfers: &[BufferEntry]) {
+    use rtl_gen::d2ma::vectors;
+    match design.block {
+        Block::Agen => {
+            println!("| transfer | elements | cycles | requests | requests per walk cycle | constant stores |");
+            println!("|---|---|---|---|---|---|");
+            for r in vectors::agen_rates(design, transfers) {
+                println!(
+                    "| {} | {} | {} | {} | {:.2} | {} |",
+                    r.name,
+                    r.elements,
+                    r.cycles,
+                    r.requests,
+                    r.requests as f64 / (r.cycles - 1) as f64,
+                    r.constant_stores
+                );
+            }
+        }
+        Block::Engine => {
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(plan.seed);
+            let (_, run) = vectors::engine_vectors(design, plan, &mut rng);
+            println!(
+                "configuration to first request: {} cycles; SAXPY (2 CTAs x 2 buffers of 256 floats) done after {} cycles",
+                run.config_to_first_request, run.saxpy_cycles
+            );
+        }
+        Block::Controller | Block::RawCheck => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transfers_parse_and_bad_ones_are_refused() {
+        let e = parse_transfer("global=0x8000,count=256").unwrap();
+        assert_eq!((e.global, e.count, e.size, e.stride), (0x8000, 256, 2, 1));
+        let e = parse_transfer("rows=16,cols=16,ld=1024,halo=1x1,region=3").unwrap();
+        assert!(e.two_d && e.mode == 1 && e.count == 0x1010);
+        for (spec, what) in [
+            ("count=256,shared=0xff00", "tile"),
+            ("count=0", "count"),
+            ("rows=4,cols=4,ld=64,halo=1x1,region=12", "region"),
+            ("rows=4,cols=4,ld=64,halo=5x1,region=9", "halo"),
+            ("count=4,size=3", "size=3"),
+            ("count=4,colour=red", "unknown key"),
+            ("rows=4,cols=4", "needs rows, cols and ld"),
+        ] {
+            let msg = parse_transfer(spec).unwrap_err().to_string();
+            assert!(msg.contains(what) && !msg.contains('\n'), "{spec}: {msg}");
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! The controller array of the paper's section 4.1: `ctas x buffers` buffer-management-table
+//! entries (173 bits each, layout in `models::d2ma::entry`), written by configuration commands,
+//! ignited by the engine and released on completion.
+//!
+//! Per entry the array keeps the 173 bits, which of the three parts have been written, `busy`
+//! (fully configured, not complete), `started` (taken by the AGEN) and the guard's end for the
+//! RAW check, computed once on the configuration path by a single span unit shared by all
+//! entries. Rules, each applied at the rising edge from the state before it:
+//! - a command writes its part of entry (`cfg_cta_i`, `cfg_buf_i`) unless the entry is busy
+//!   (the paper's later configuration of a busy entry is ignored) or the part code is 3;
+//!   the entry becomes busy when all three parts have been written;
+//! - `ignite` marks a busy, not yet started entry as started; `ready_o` = busy and not started;
+//! - `done` frees a busy entry and forgets its global base, so writing a new global base alone
+//!   restarts the same shape (`dma_execute` in the paper's Fig. 8); software reconfiguring a
+//!   completed entry therefore writes the global base last. A completion wins over an
+//!   ignition of the same entry in the same cycle.
+
+use super::raw_check::END_BITS;
+use super::D2maDesign;
+use crate::rtl::{Expr, Module, Signal};
+use models::d2ma::entry::{field, Part, ENTRY_BITS};
+use std::ops::{Add, Mul, Not, Shl, Shr, Sub};
+
+/// The entry field `name` of the entry held in `entry`.
+pub fn entry_field(entry: &Signal, name: &str) -> Expr {
+    let f = field(name);
+    entry.slice(f.lsb + f.width - 1, f.lsb)
+}
+
+/// The first value of `arms` whose condition holds, else `default` (a mux chain).
+pub fn select(arms: Vec<(Expr, Expr)>, default: Expr) -> Expr {
+    arms.into_iter()
+        .rev()
+        .fold(default, |acc, (cond, value)| Expr::mux(cond, value, acc))
+}
+
+/// Builds, inside `m`, the span unit: the guard end `min(shared + span, 0x10000)` of the entry
+/// held in `entry` (see `models::d2ma::raw::Guard`), as a 17-bit wire named `<prefix>_end`.
+pub fn span_end(m: &mut Module, prefix: &str, entry: &Signal) -> Signal {
+    let count = entry_field(entry, "count");
+    let count_w = m.wire_of(&format!("{prefix}_count"), count);
+    let two_d = entry_field(entry, "two_d");
+    let mode = m.wire_of(&format!("{prefix}_mode"), entry_field(entry, "mode"));
+    let halo = mode.expr().eq(Expr::constant(1, 2));
+    let bank = mode.expr().eq(Expr::constant(2, 2));
+    let rows = Expr::mux(
+        two_d.clone(),
+        count_w.slice(15, 8).zext(18),
+        Expr::constant(1, 18),
+    );
+    let cols = Expr::mux(two_d, count_w.slice(7, 0).zext(18), count_w.expr().zext(18));
+    let hr = entry_field(entry, "halo_rows").zext(18);
+    let hc_sig = m.wire_of(&format!("{prefix}_hc"), entry_field(entry, "halo_cols"));
+    let one = Expr::constant(1, 1);
+    let twice = |x: Expr| Expr::mux(halo.clone(), x.shl(one.clone()), Expr::constant(0, 18));
+    let walk_rows = m.wire_of(&format!("{prefix}_walk_rows"), rows.add(twice(hr)));
+    let walk_cols = m.wire_of(
+        &format!("{prefix}_walk_cols"),
+        cols.add(twice(hc_sig.expr().zext(18))),
+    );
+    let n = m.wire_of(
+        &format!("{prefix}_elements"),
+        walk_rows.expr().zext(37).mul(walk_cols.expr().zext(37)),
+    );
+    // log2 of the (power-of-two) bank run: bit k is the OR of the run's bits whose index has k.
+    let lg_bits: Vec<Expr> = (0..4)
+        .rev()
+        .map(|k| {
+            (0..16)
+                .filter(|i| i >> k & 1 == 1)
+                .map(|i| hc_sig.bit(i))
+                .reduce(|a, b| a.or(b))
+                .unwrap_or_else(|| Expr::constant(0, 1))
+        })
+        .collect();
+    let lg = Expr::concat(lg_bits);
+    let pads = Expr::mux(
+        bank,
+        n.expr().sub(Expr::constant(1, 37)).shr(lg),
+        Expr::constant(0, 37),
+    );
+    let slots = n.expr().add(pads).zext(41);
+    let bytes = slots.shl(entry_field(entry, "size"));
+    let end = m.wire_of(
+        &format!("{prefix}_end_full"),
+        entry_field(entry, "shared").zext(41).add(bytes),
+    );
+    let limit = Expr::constant(1 << 16, 41);
+    m.wire_of(
+        &format!("{prefix}_end"),
+        Expr::mux(
+            limit.lt(end.expr()),
+            Expr::constant(1 << 16, END_BITS),
+            end.slice(END_BITS - 1, 0),
+        ),
+    )
+}
+
+/// Builds the controller array of `design`.
+pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
+    let mut m = Module::new(design.name());
+    m.header = header;
+    m.add_clock();
+    let (cb, bb, e) = (design.cta_bits(), design.buf_bits(), design.entries());
+    let cfg_valid = m.input("cfg_valid_i", 1, "A configuration command.");
+    let cfg_cta = m.input("cfg_cta_i", cb, "The command's CTA.");
+    let cfg_buf = m.input("cfg_buf_i", bb, "The command's buffer.");
+    let cfg_part = m.input(
+        "cfg_part_i",
+        2,
+        "Part written: 0 global base, 1 shape, 2 halo; 3 is ignored.",
+    );
+    let cfg_data = m.input(
+        "cfg_data_i",
+        64,
+        "The part's bits, least significant first.",
+    );
+    let ign_valid = m.input("ignite_valid_i", 1, "The engine starts a ready entry.");
+    let ign_cta = m.input("ignite_cta_i", cb, "The ignited entry's CTA.");
+    let ign_buf = m.input("ignite_buf_i", bb, "The ignited entry's buffer.");
+    let done_valid = m.input("done_valid_i", 1, "A busy entry's transfer completed.");
+    let done_cta = m.input("done_cta_i", cb, "The completed entry's CTA.");
+    let done_buf = m.input("done_buf_i", bb, "The completed entry's buffer.");
+    let rd_cta = m.input("rd_cta_i", cb, "Entry read on rd_entry_o: CTA.");
+    let rd_buf = m.input("rd_buf_i", bb, "Entry read on rd_entry_o: buffer.");
+    let ready = m.output(
+        "ready_o",
+        e,
+        "Per entry (cta * buffers + buf): ready for ignition.",
+    );
+    let busy = m.output("busy_o", e, "Per entry: fully configured and not complete.");
+    let start = m.output(
+        "start_o",
+        16 * e,
+        "Per entry: shared base (RAW guard start).",
+    );
+    let end = m.output(
+        "end_o",
+        END_BITS * e,
+        "Per entry: RAW guard end, min(shared base + span, 0x10000).",
+    );
+    let rd_entry = m.output(
+        "rd_entry_o",
+        ENTRY_BITS,
+        "The entry selected by rd_cta_i, rd_buf_i.",
+    );
+
+    let at = |cta: &Signal, buf: &Signal, i: u32| {
+        cta.expr()
+            .eq(Expr::constant(u64::from(i / design.buffers), cb))
+            .and(
+                buf.expr()
+                    .eq(Expr::constant(u64::from(i % design.buffers), bb)),
+            )
+    };
+    let mut entries = Vec::new();
+    let mut states = Vec::new();
+    for i in 0..e {
+        let (q, d) = m.state(&format!("entry{i}"), ENTRY_BITS, 0);
+        let (mask_q, mask_d) = m.state(&format!("mask{i}"), 3, 0);
+        let (busy_q, busy_d) = m.state(&format!("busy{i}"), 1, 0);
+        let (started_q, started_d) = m.state(&format!("started{i}"), 1, 0);
+        let (end_q, end_d) = m.state(&format!("end{i}"), END_BITS, 0);
+        entries.push(q.clone());
+        states.push((
+            q, d, mask_q, mask_d, busy_q, busy_d, started_q, started_d, end_q, end_d,
+        ));
+    }
+    // The addressed entry with the command's part replaced.
+    let current = m.wire_of(
+        "cfg_current",
+        select(
+            (0..e)
+                .map(|i| (at(&cfg_cta, &cfg_buf, i), entries[i as usize].expr()))
+                .collect(),
+            Expr::zeros(ENTRY_BITS),
+        ),
+    );
+    let replaced = |part: Part| {
+        let (lsb, width) = part.bits();
+        let mut parts = Vec::new();
+        if lsb + width < ENTRY_BITS {
+            parts.push(current.slice(ENTRY_BITS - 1, lsb + width));
+        }
+        parts.push(cfg_data.slice(width - 1, 0));
+        if lsb > 0 {
+            parts.push(current.slice(lsb - 1, 0));
+        }
+        Expr::concat(parts)
+    };
+    let part_is = |p: u64| cfg_part.expr().eq(Expr::constant(p, 2));
+    let written = m.wire_of(
+        "cfg_written",
+        select(
+            vec![
+                (part_is(0), replaced(Part::Global)),
+                (part_is(1), replaced(Part::Shape)),
+            ],
+            replaced(Part::Halo),
+        ),
+    );
+    let onehot = m.wire_of(
+        "cfg_onehot",
+        select(
+            vec![
+                (part_is(0), Expr::constant(1, 3)),
+                (part_is(1), Expr::constant(2, 3)),
+                (part_is(2), Expr::constant(4, 3)),
+            ],
+            Expr::constant(0, 3),
+        ),
+    );
+    let cfg_end = span_end(&mut m, "cfg", &written);
+    let part_ok = part_is(3).not();
+
+    for (i, (q, d, mask_q, mask_d, busy_q, busy_d, started_q, started_d, end_q, end_d)) in
+        states.into_iter().enumerate()
+    {
+        let i = i as u32;
+        let wr = m.wire_of(
+            &format!("wr{i}"),
+            cfg_valid
+                .expr()
+                .and(at(&cfg_cta, &cfg_buf, i))
+                .and(busy_q.expr().not())
+                .and(part_ok.clone()),
+        );
+        let dn = m.wire_of(
+            &format!("dn{i}"),
+            done_valid
+                .expr()
+                .and(at(&done_cta, &done_buf, i))
+                .and(busy_q.expr()),
+        );
+        let ig = ign_valid
+            .expr()
+            .and(at(&ign_cta, &ign_buf, i))
+            .and(busy_q.expr())
+            .and(started_q.expr().not());
+        let new_mask = m.wire_of(&format!("new_mask{i}"), mask_q.expr().or(onehot.expr()));
+        m.assign(&d, Expr::mux(wr.expr(), written.expr(), q.expr()));
+        m.assign(
+            &mask_d,
+            select(
+                vec![
+                    (dn.expr(), mask_q.expr().and(Expr::constant(6, 3))),
+                    (wr.expr(), new_mask.expr()),
+                ],
+                mask_q.expr(),
+            ),
+        );
+        let full = new_mask.expr().eq(Expr::constant(7, 3));
+        m.assign(
+            &busy_d,
+            select(
+                vec![
+                    (dn.expr(), Expr::constant(0, 1)),
+                    (wr.expr().and(full), Expr::constant(1, 1)),
+                ],
+                busy_q.expr(),
+            ),
+        );
+        m.assign(
+            &started_d,
+            select(
+                vec![
+                    (dn.expr(), Expr::constant(0, 1)),
+                    (ig, Expr::constant(1, 1)),
+                ],
+                started_q.expr(),
+            ),
+        );
+        m.assign(&end_d, Expr::mux(wr.expr(), cfg_end.expr(), end_q.expr()));
+        m.assign_bit(&ready, i, busy_q.expr().and(started_q.expr().not()));
+        m.assign_bit(&busy, i, busy_q.expr());
+        let f = field("shared");
+        m.assign_range(&start, 16 * i + 15, 16 * i, q.slice(f.lsb + 15, f.lsb));
+        m.assign_range(&end, END_BITS * (i + 1) - 1, END_BITS * i, end_q.expr());
+    }
+    m.assign(
+        &rd_entry,
+        select(
+            (0..e)
+                .map(|i| (at(&rd_cta, &rd_buf, i), entries[i as usize].expr()))
+                .collect(),
+            Expr::zeros(ENTRY_BITS),
+        ),
+    );
+    m
+}

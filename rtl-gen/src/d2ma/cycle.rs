@@ -1,0 +1,422 @@
+//! Cycle-accurate models of the D²MA blocks' interfaces, built on the golden models of
+//! `models::d2ma`: what each output must be in every cycle, given the inputs of that cycle and
+//! the state the previous rising edges left (the testbench checks outputs before each edge).
+
+use super::D2maDesign;
+use models::d2ma::entry::Part;
+use models::d2ma::{BufferEntry, Chunk, Guard, Transfer};
+use std::collections::VecDeque;
+
+/// The RAW check's inputs in one cycle (entry `e = cta * buffers + buf`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawIn {
+    /// A load is at the issue stage.
+    pub load_valid: bool,
+    /// Its CTA.
+    pub load_cta: u32,
+    /// Its shared address.
+    pub load_addr: u16,
+    /// Each entry's guard.
+    pub guards: Vec<Guard>,
+    /// A buffer completed, and the CTA it belongs to.
+    pub done: Option<u32>,
+}
+
+/// The RAW check's outputs: `wait_o` and the `release_o` bits.
+pub fn raw_check(design: &D2maDesign, input: &RawIn) -> (bool, u64) {
+    let b = design.buffers as usize;
+    let first = (input.load_cta as usize * b).min(input.guards.len());
+    let mine = &input.guards[first..(first + b).min(input.guards.len())];
+    let wait = input.load_valid && models::d2ma::must_wait(mine, input.load_addr);
+    (wait, input.done.map_or(0, |c| 1 << c))
+}
+
+/// The RAW guard end the controller's span unit computes for any field values:
+/// `min(shared + span, 0x10000)` with the span's arithmetic at the hardware's widths (walk
+/// dimensions 18 bits, element count 37 bits, the bank run's log2 as the OR of its set bits'
+/// indices). For valid entries it equals [`Guard::of`]'s end; for others it is what the RTL
+/// does.
+pub fn hw_guard_end(e: &BufferEntry) -> u32 {
+    let mask18 = (1u64 << 18) - 1;
+    let mask37 = (1u64 << 37) - 1;
+    let (halo, bank) = (e.mode == 1, e.mode == 2);
+    let (rows, cols) = if e.two_d {
+        (u64::from(e.count >> 8), u64::from(e.count & 0xff))
+    } else {
+        (1, u64::from(e.count))
+    };
+    let twice = |x: u16| if halo { 2 * u64::from(x) } else { 0 };
+    let h = (rows + twice(e.halo_rows)) & mask18;
+    let w = (cols + twice(e.halo_cols)) & mask18;
+    let n = h * w;
+    let lg = (0..16)
+        .filter(|i| e.halo_cols >> i & 1 == 1)
+        .fold(0u32, |acc, i| acc | i);
+    let pads = if bank {
+        (n.wrapping_sub(1) & mask37) >> lg
+    } else {
+        0
+    };
+    let slots = (n + pads) & mask37;
+    let end = u64::from(e.shared) + (slots << e.size);
+    end.min(1 << 16) as u32
+}
+
+/// One cycle of the controller array's inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ControllerIn {
+    /// A configuration command: (cta, buf, part code 0..=3, data).
+    pub cfg: Option<(u32, u32, u32, u64)>,
+    /// Ignite (cta, buf).
+    pub ignite: Option<(u32, u32)>,
+    /// Done (cta, buf).
+    pub done: Option<(u32, u32)>,
+    /// The entry shown on `rd_entry_o`: (cta, buf).
+    pub read: (u32, u32),
+}
+
+/// One entry of the controller array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EntryState {
+    /// The table entry.
+    pub entry: BufferEntry,
+    /// Parts written, bit `p` for part code `p`.
+    pub mask: u8,
+    /// Fully configured and not complete.
+    pub busy: bool,
+    /// Taken by the AGEN.
+    pub started: bool,
+    /// The RAW guard's end, computed when a part is written.
+    pub end: u32,
+}
+
+/// The controller array's outputs in one cycle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControllerOut {
+    /// Per entry: ready for ignition.
+    pub ready: Vec<bool>,
+    /// Per entry: busy.
+    pub busy: Vec<bool>,
+    /// Per entry: shared base.
+    pub start: Vec<u16>,
+    /// Per entry: guard end.
+    pub end: Vec<u32>,
+    /// The entry selected for reading.
+    pub read: BufferEntry,
+}
+
+/// The controller array's state, stepped one cycle at a time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControllerModel {
+    design: D2maDesign,
+    /// The entries, `cta * buffers + buf`.
+    pub entries: Vec<EntryState>,
+}
+
+impl ControllerModel {
+    /// All entries empty, as after reset.
+    pub fn new(design: &D2maDesign) -> Self {
+        Self {
+            design: *design,
+            entries: vec![EntryState::default(); design.entries() as usize],
+        }
+    }
+
+    fn index(&self, (cta, buf): (u32, u32)) -> Option<usize> {
+        (cta < self.design.ctas && buf < self.design.buffers)
+            .then(|| (cta * self.design.buffers + buf) as usize)
+    }
+
+    /// The outputs for `input` from the current state, then the rising edge.
+    pub fn step(&mut self, input: &ControllerIn) -> ControllerOut {
+        let out = ControllerOut {
+            ready: self.entries.iter().map(|e| e.busy && !e.started).collect(),
+            busy: self.entries.iter().map(|e| e.busy).collect(),
+            start: self.entries.iter().map(|e| e.entry.shared).collect(),
+            end: self.entries.iter().map(|e| e.end).collect(),
+            read: self
+                .index(input.read)
+                .map_or_else(BufferEntry::default, |i| self.entries[i].entry),
+        };
+        let before = self.entries.clone();
+        // Ignition first: a completion of the same entry in the same cycle wins.
+        if let Some(i) = input.ignite.and_then(|d| self.index(d)) {
+            if before[i].busy && !before[i].started {
+                self.entries[i].started = true;
+            }
+        }
+        if let Some(i) = input.done.and_then(|d| self.index(d)) {
+            if before[i].busy {
+                let e = &mut self.entries[i];
+                e.busy = false;
+                e.started = false;
+                e.mask &= 0b110;
+            }
+        }
+        if let Some((cta, buf, part, data)) = input.cfg {
+            if let (Some(i), Some(&part)) = (self.index((cta, buf)), Part::ALL.get(part as usize)) {
+                if !before[i].busy {
+                    let e = &mut self.entries[i];
+                    e.entry = e.entry.with_part(part, data);
+                    e.mask |= 1 << part as u8;
+                    e.end = hw_guard_end(&e.entry);
+                    e.busy = e.mask == 0b111;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The AGEN's inputs in one cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AgenIn {
+    /// `start_i` and `entry_i` (an entry is given only with `start_i`; the port is zero else).
+    pub start: Option<BufferEntry>,
+    /// `mem_ready_i`.
+    pub mem_ready: bool,
+}
+
+/// The AGEN's outputs in one cycle (zero fields when not valid).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AgenOut {
+    /// `busy_o`.
+    pub busy: bool,
+    /// The chunk produced this cycle, if any.
+    pub chunk: Option<Chunk>,
+    /// `const_o`: the halo constant with a constant chunk.
+    pub constant: u16,
+    /// `done_o`.
+    pub done: bool,
+}
+
+/// The AGEN's state: the chunks of the transfer in progress still to produce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgenModel {
+    segment_bytes: u32,
+    pending: VecDeque<Chunk>,
+    halo_const: u16,
+}
+
+impl AgenModel {
+    /// Idle, as after reset.
+    pub fn new(design: &D2maDesign) -> Self {
+        Self {
+            segment_bytes: design.segment_bytes,
+            pending: VecDeque::new(),
+            halo_const: 0,
+        }
+    }
+
+    /// Whether a transfer is being walked (`busy_o`).
+    pub fn busy(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The outputs for `input` from the current state, then the rising edge.
+    ///
+    /// # Panics
+    /// If a transfer is started with an entry the model refuses (vectors use valid ones).
+    pub fn step(&mut self, input: &AgenIn) -> AgenOut {
+        let mut out = AgenOut {
+            busy: !self.pending.is_empty(),
+            ..AgenOut::default()
+        };
+        if let Some(&chunk) = self.pending.front() {
+            if chunk.request.is_none() || input.mem_ready {
+                self.pending.pop_front();
+                out.chunk = Some(chunk);
+                out.done = self.pending.is_empty();
+                if chunk.constant {
+                    out.constant = self.halo_const;
+                }
+            }
+        } else if let Some(entry) = input.start {
+            let t = Transfer::new(&entry, self.segment_bytes)
+                .unwrap_or_else(|e| panic!("AGEN vectors use valid entries: {e}"));
+            self.pending = t.chunks.into();
+            self.halo_const = entry.halo_const;
+        }
+        out
+    }
+}
+
+/// One cycle of the engine's inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EngineIn {
+    /// A configuration command: (cta, buf, part code, data).
+    pub cfg: Option<(u32, u32, u32, u64)>,
+    /// A shared load: (cta, address).
+    pub load: Option<(u32, u16)>,
+    /// `mem_req_ready_i`.
+    pub req_ready: bool,
+    /// A response: (cta, buf).
+    pub resp: Option<(u32, u32)>,
+}
+
+/// The engine's outputs in one cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EngineOut {
+    /// The AGEN's chunk this cycle and its tag (cta, buf).
+    pub chunk: Option<(Chunk, u32, u32)>,
+    /// The halo constant with a constant chunk.
+    pub constant: u16,
+    /// A completion: (cta, buf).
+    pub complete: Option<(u32, u32)>,
+    /// `wait_o`.
+    pub wait: bool,
+    /// `release_o`.
+    pub release: u64,
+}
+
+/// The engine's state: its controller array, its AGEN, the entry being walked and each
+/// entry's requests in flight and end of walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineModel {
+    design: D2maDesign,
+    /// The controller array.
+    pub ctrl: ControllerModel,
+    agen: AgenModel,
+    current: (u32, u32),
+    inflight: Vec<u32>,
+    walked: Vec<bool>,
+}
+
+impl EngineModel {
+    /// As after reset.
+    pub fn new(design: &D2maDesign) -> Self {
+        let e = design.entries() as usize;
+        Self {
+            design: *design,
+            ctrl: ControllerModel::new(design),
+            agen: AgenModel::new(design),
+            current: (0, 0),
+            inflight: vec![0; e],
+            walked: vec![false; e],
+        }
+    }
+
+    fn tag(&self, i: usize) -> (u32, u32) {
+        let b = self.design.buffers as usize;
+        ((i / b) as u32, (i % b) as u32)
+    }
+
+    /// The outputs for `input` from the current state, then the rising edge.
+    pub fn step(&mut self, input: &EngineIn) -> EngineOut {
+        let entries = &self.ctrl.entries;
+        let grant = entries.iter().position(|s| s.busy && !s.started);
+        let launch = grant.filter(|_| !self.agen.busy());
+        let can = |i: usize| entries[i].busy && self.walked[i] && self.inflight[i] == 0;
+        let complete = (0..entries.len()).find(|&i| can(i));
+        let guards: Vec<Guard> = entries
+            .iter()
+            .map(|s| Guard {
+                start: u32::from(s.entry.shared),
+                end: s.end,
+                in_flight: s.busy,
+            })
+            .collect();
+        let (wait, release) = raw_check(
+            &self.design,
+            &RawIn {
+                load_valid: input.load.is_some(),
+                load_cta: input.load.map_or(0, |l| l.0),
+                load_addr: input.load.map_or(0, |l| l.1),
+                guards,
+                done: complete.map(|i| self.tag(i).0),
+            },
+        );
+        let ctrl_in = ControllerIn {
+            cfg: input.cfg,
+            ignite: launch.map(|i| self.tag(i)),
+            done: complete.map(|i| self.tag(i)),
+            read: self.tag(grant.unwrap_or(0)),
+        };
+        let agen_in = AgenIn {
+            start: launch.map(|i| entries[i].entry),
+            mem_ready: input.req_ready,
+        };
+        let agen = self.agen.step(&agen_in);
+        self.ctrl.step(&ctrl_in);
+        let b = self.design.buffers;
+        let cur = (self.current.0 * b + self.current.1) as usize;
+        if agen.chunk.is_some_and(|c| c.request.is_some()) {
+            self.inflight[cur] = self.inflight[cur].wrapping_add(1);
+        }
+        if let Some((c, buf)) = input.resp {
+            if c < self.design.ctas && buf < b {
+                let i = (c * b + buf) as usize;
+                self.inflight[i] = self.inflight[i].wrapping_sub(1) & ((1 << 20) - 1);
+            }
+        }
+        if let Some(i) = complete {
+            self.walked[i] = false;
+        }
+        if agen.done {
+            self.walked[cur] = true;
+        }
+        let out = EngineOut {
+            chunk: agen.chunk.map(|c| (c, self.current.0, self.current.1)),
+            constant: agen.constant,
+            complete: complete.map(|i| self.tag(i)),
+            wait,
+            release,
+        };
+        if let Some(i) = launch {
+            self.current = self.tag(i);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The span unit's arithmetic agrees with the golden RAW guard on valid entries.
+    #[test]
+    fn hardware_guard_end_matches_the_model_on_valid_entries() {
+        let base = BufferEntry {
+            global: 0x4000,
+            shared: 0x200,
+            count: 6 << 8 | 10,
+            size: 2,
+            stride: 64,
+            two_d: true,
+            ..Default::default()
+        };
+        let cases = [
+            base,
+            BufferEntry {
+                mode: 1,
+                halo_rows: 2,
+                halo_cols: 3,
+                region: 4,
+                ..base
+            },
+            BufferEntry {
+                mode: 2,
+                halo_cols: 8,
+                ..base
+            },
+            BufferEntry {
+                two_d: false,
+                count: 300,
+                stride: 3,
+                size: 1,
+                ..base
+            },
+            BufferEntry {
+                shared: 0xff00,
+                count: 64,
+                two_d: false,
+                stride: 1,
+                ..base
+            },
+        ];
+        for e in cases {
+            e.validate().unwrap();
+            assert_eq!(hw_guard_end(&e), Guard::of(&e, true).end, "{e:?}");
+        }
+    }
+}
