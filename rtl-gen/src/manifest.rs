@@ -60,6 +60,22 @@ pub struct ManifestTestbench {
     pub coverage: String,
 }
 
+impl ManifestTestbench {
+    /// The testbench of block `name` as every generator writes it: `tb/tb_<name>.v` and its two
+    /// vector files under `tb/`.
+    pub fn for_block(name: &str, vectors: usize, seed: u64, coverage: String) -> Self {
+        Self {
+            top: format!("tb_{name}"),
+            source: format!("tb/tb_{name}.v"),
+            stimulus: format!("tb/{}", testbenches::testbench::stimulus_file_name(name)),
+            expected: format!("tb/{}", testbenches::testbench::expected_file_name(name)),
+            vectors,
+            seed,
+            coverage,
+        }
+    }
+}
+
 /// The manifest of one generated block.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {

@@ -135,15 +135,7 @@ pub fn render(
         cfg_value: None,
         // Sub-modules first, so every file's dependencies precede it.
         rtl_files: files.iter().rev().map(|(f, _)| f.clone()).collect(),
-        testbench: ManifestTestbench {
-            top: format!("tb_{name}"),
-            source: format!("tb/tb_{name}.v"),
-            stimulus: format!("tb/{}", testbenches::testbench::stimulus_file_name(&name)),
-            expected: format!("tb/{}", testbenches::testbench::expected_file_name(&name)),
-            vectors: vectors.len(),
-            seed: plan.seed,
-            coverage,
-        },
+        testbench: ManifestTestbench::for_block(&name, vectors.len(), plan.seed, coverage),
     };
     (files, manifest, vectors)
 }

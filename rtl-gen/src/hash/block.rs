@@ -119,15 +119,7 @@ pub fn render(design: &HashDesign, plan: &VectorPlan, command: &str) -> (String,
         cfg_fields,
         cfg_value,
         rtl_files: vec![format!("{name}.v")],
-        testbench: ManifestTestbench {
-            top: format!("tb_{name}"),
-            source: format!("tb/tb_{name}.v"),
-            stimulus: format!("tb/{}", testbenches::testbench::stimulus_file_name(&name)),
-            expected: format!("tb/{}", testbenches::testbench::expected_file_name(&name)),
-            vectors: vector_count,
-            seed: plan.seed,
-            coverage,
-        },
+        testbench: ManifestTestbench::for_block(&name, vector_count, plan.seed, coverage),
     };
     (text, manifest)
 }

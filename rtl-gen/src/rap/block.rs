@@ -70,15 +70,7 @@ pub fn render(
         cfg_fields: Vec::new(),
         cfg_value: None,
         rtl_files: vec![format!("{name}.v")],
-        testbench: ManifestTestbench {
-            top: format!("tb_{name}"),
-            source: format!("tb/tb_{name}.v"),
-            stimulus: format!("tb/{}", testbenches::testbench::stimulus_file_name(&name)),
-            expected: format!("tb/{}", testbenches::testbench::expected_file_name(&name)),
-            vectors: vectors.len(),
-            seed: plan.seed,
-            coverage,
-        },
+        testbench: ManifestTestbench::for_block(&name, vectors.len(), plan.seed, coverage),
     };
     (text, manifest, vectors)
 }
