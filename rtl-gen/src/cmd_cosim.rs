@@ -14,7 +14,7 @@ Examples:
 
 Exit status: 0 when every vector passed, 1 when some failed, 2 on an error.")]
 pub struct CosimArgs {
-    /// A block folder written by `rtl-gen hash`.
+    /// A block folder written by `rtl-gen hash`, `rap` or `d2ma`.
     dir: PathBuf,
     /// Simulator: verilator or iverilog.
     #[arg(long, default_value = "verilator")]

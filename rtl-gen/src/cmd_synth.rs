@@ -23,7 +23,7 @@ Examples:
 
 Exit status: 0 on success, 2 on an error (no Yosys, unreadable liberty, design rejected).")]
 pub struct SynthArgs {
-    /// A block folder written by `rtl-gen hash`.
+    /// A block folder written by `rtl-gen hash`, `rap` or `d2ma`.
     dir: PathBuf,
     /// A liberty file (plain or gzipped) to map to; without it, Yosys' generic gates.
     #[arg(long)]
@@ -40,16 +40,18 @@ pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
         print!("{}", result.to_json());
         return Ok(ExitCode::SUCCESS);
     }
-    let p = &result.parameters;
-    let param = |k: &str| p.get(k).map_or_else(|| "?".into(), u64::to_string);
+    let parameters: Vec<String> = result
+        .parameters
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
     println!(
-        "{}: {} {} hasher{}, {} address bits, {} banks",
+        "{}: {} {}{}; {}",
         result.top,
         result.variant,
         result.kind,
         if result.pipeline { ", registered" } else { "" },
-        param("ADDR_BITS"),
-        param("BANKS"),
+        parameters.join(" "),
     );
     print!(
         "{}",
