@@ -18,10 +18,20 @@ RAP's shifts are a permutation of 0..w-1 (rows and columns conflict-free); RAS's
 independent values. A power-of-two w costs one adder; any other w a compare-and-subtract and a
 multiplication by the constant w.
 
+--wide draws (or, with --perm, checks) a RAP permutation whose halves each hold every residue
+mod w/2 once: columns of 8-byte words (two 4-byte banks each) are then conflict-free as well
+(docs/GPU.md). --dims 4 builds the 3P converter of section VII for a w^4 array: inputs i_i, j_i,
+k_i, l_i, bank (l + r[i] + s[j] + t[k]) mod w, three permutations drawn from --seed. --packed
+loads the register file a 32-bit word at a time in the paper's Fig. 7 format (w = 32: six 5-bit
+shifts a word, six words a table), the words `rtl-gen cuda layout` emits.
+
 Examples:
   rtl-gen rap --w 32 --seed 7 --out out/
   rtl-gen rap --perm 2,0,3,1
   rtl-gen rap --w 32 --loadable --pipeline --out out/
+  rtl-gen rap --w 32 --loadable --packed --out out/
+  rtl-gen rap --w 32 --wide --seed 1 --out out/
+  rtl-gen rap --w 16 --dims 4 --seed 3 --out out/
   rtl-gen rap --w 24 --ras --seed 3
   rtl-gen cosim out/rap_w32")]
 pub struct RapArgs {
@@ -37,6 +47,12 @@ pub struct RapArgs {
     /// RAS: independent shifts instead of a permutation.
     #[arg(long)]
     ras: bool,
+    /// RAP conflict-free for 8-byte words too: drawn so, or --perm checked (even w only).
+    #[arg(long, conflicts_with = "ras")]
+    wide: bool,
+    /// 2: a w x w matrix; 4: a w^4 array under 3P (tables r, s, t drawn from --seed).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=4))]
+    dims: u32,
     /// With --ras: the shifts themselves (each 0 to w-1, repeats allowed).
     #[arg(long, value_delimiter = ',', requires = "ras")]
     shifts: Option<Vec<String>>,
@@ -44,6 +60,9 @@ pub struct RapArgs {
     /// (adds clk_i and rst_ni); it resets to the seeded or given table.
     #[arg(long)]
     loadable: bool,
+    /// With --loadable: write the register file a packed 32-bit word at a time (Fig. 7).
+    #[arg(long)]
+    packed: bool,
     /// Register addr_o and bank_o (adds clk_i and rst_ni; one cycle of latency).
     #[arg(long)]
     pipeline: bool,
@@ -91,12 +110,50 @@ fn list_w(flag: &'static str, list: &[String], w: Option<u32>) -> Result<u32, Er
 
 impl RapArgs {
     fn design(&self) -> Result<RapDesign, Error> {
+        let design = self.tables()?;
+        if self.packed {
+            design.with_packed()
+        } else {
+            Ok(design)
+        }
+    }
+
+    fn tables(&self) -> Result<RapDesign, Error> {
+        match self.dims {
+            2 => {}
+            4 if self.ras || self.wide || self.perm.is_some() => {
+                return Err(bad(
+                    "--dims",
+                    "4".into(),
+                    "the 3P converter draws its three permutations from --seed: --ras, --wide and --perm are for --dims 2",
+                ))
+            }
+            4 => {
+                return RapDesign::three_p_from_seed(
+                    self.w.unwrap_or(32),
+                    self.seed.unwrap_or(1),
+                    self.loadable,
+                    self.pipeline,
+                )
+            }
+            d => {
+                return Err(bad(
+                    "--dims",
+                    d.to_string(),
+                    "2 (a w x w matrix) or 4 (a w^4 array, 3P)",
+                ))
+            }
+        }
         if let Some(list) = &self.perm {
             let w = list_w("--perm", list, self.w)?;
             let values = numbers("--perm", list)?;
             let perm = Permutation::new(w, &values)
                 .map_err(|e| bad("--perm", list.join(","), e.to_string()))?;
-            return RapDesign::rap(&perm, self.loadable, self.pipeline);
+            return if self.wide {
+                RapDesign::rap_wide(&perm, self.loadable, self.pipeline)
+            } else {
+                RapDesign::rap(&perm, self.loadable, self.pipeline)
+            };
         }
         if let Some(list) = &self.shifts {
             let w = list_w("--shifts", list, self.w)?;
@@ -122,10 +179,11 @@ impl RapArgs {
         } else {
             LayoutKind::Rap
         };
-        RapDesign::from_seed(
+        RapDesign::drawn(
             kind,
             self.w.unwrap_or(32),
             self.seed.unwrap_or(1),
+            self.wide,
             self.loadable,
             self.pipeline,
         )
@@ -145,15 +203,20 @@ pub fn run(args: RapArgs, command: &str) -> Result<ExitCode, Error> {
         print!("{}", manifest.to_json());
     } else {
         println!(
-            "{}: {} {} converter, w = {}, {}{}, {} testbench vectors ({})",
+            "{}: {} {} converter, w = {}{}, {}{}, {} testbench vectors ({})",
             dir.display(),
             manifest.variant,
             manifest.kind.to_uppercase(),
             design.w(),
-            if design.loadable {
-                "register file"
+            if design.dims() == 4 {
+                ", w^4 array"
             } else {
-                "shifts baked in"
+                ""
+            },
+            match (design.loadable, design.packed()) {
+                (false, _) => "tables baked in",
+                (true, false) => "register file",
+                (true, true) => "register file loaded a packed word at a time",
             },
             if design.pipeline {
                 ", registered outputs"

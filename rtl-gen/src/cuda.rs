@@ -11,6 +11,7 @@
 //! generator and the command that wrote them.
 
 use crate::Error;
+use models::rap::packed::{pack, packing};
 use models::rap::ShiftLayout;
 use models::software::SoftwareIndex;
 use models::{HashConfig, HashConfigObject, HashFunction};
@@ -192,35 +193,13 @@ pub fn hash_header(config: &HashConfig, name: &str, command: &str) -> Result<Str
     Ok(s)
 }
 
-/// How the shifts of a `w`-row layout are packed: bits per shift and shifts per 32-bit word.
-pub fn packing(w: u32) -> (u32, u32) {
-    let bits = (32 - (w - 1).leading_zeros()).max(1);
-    (bits, 32 / bits)
-}
-
-/// The shifts packed into 32-bit words: shift `r` in bits `bits * (r % per)` up of word
-/// `r / per` (the RAP paper's Fig. 7 for `w = 32`: six shifts of 5 bits a word, six words).
-pub fn packed_shifts(layout: &ShiftLayout) -> Vec<u32> {
-    let (bits, per) = packing(layout.w());
-    layout
-        .shifts()
-        .chunks(per as usize)
-        .map(|chunk| {
-            chunk
-                .iter()
-                .enumerate()
-                .fold(0u32, |word, (i, &s)| word | s << (bits * i as u32))
-        })
-        .collect()
-}
-
 /// The header of a RAW, RAS or RAP layout of a `w x w` matrix: `<name>_shift(row)` unpacks a
 /// row's shift from 32-bit immediates (no memory access), `<name>_index(row, col)` is the
 /// element's word index `row * w + (col + shift) mod w`. `command` is recorded in the first line.
 pub fn layout_header(layout: &ShiftLayout, name: &str, command: &str) -> String {
     let w = layout.w();
     let (bits, per) = packing(w);
-    let words = packed_shifts(layout);
+    let words = pack(layout.shifts());
     let shifts = layout
         .shifts()
         .iter()
@@ -275,22 +254,4 @@ pub fn layout_header(layout: &ShiftLayout, name: &str, command: &str) -> String 
     ));
     s.push_str(&close(name));
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use models::rap::Permutation;
-
-    #[test]
-    fn figure_7_packs_six_shifts_a_word() {
-        assert_eq!(packing(32), (5, 6));
-        assert_eq!(packing(16), (4, 8));
-        assert_eq!(packing(2), (1, 32));
-        let layout = ShiftLayout::rap(&Permutation::identity(32));
-        let words = packed_shifts(&layout);
-        assert_eq!(words.len(), 6);
-        assert_eq!(words[0], 5 << 25 | 4 << 20 | 3 << 15 | 2 << 10 | 1 << 5);
-        assert_eq!(words[5], 31 << 5 | 30);
-    }
 }

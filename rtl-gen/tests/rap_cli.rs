@@ -47,6 +47,24 @@ fn bad_permutations_are_refused_naming_the_culprit() {
         &["rap", "--ras", "--shifts", "0,5,1"],
         "5 is out of range: each shift is 0 to 2",
     );
+    refused(
+        &["rap", "--perm", "0,2,1,3", "--wide"],
+        "--perm 0,2,1,3: not wide: rows 0 and 1 of the first half both have a shift = 0 mod 2",
+    );
+    refused(
+        &["rap", "--w", "7", "--wide"],
+        "w = 7 is out of range: allowed an even number",
+    );
+    refused(&["rap", "--packed"], "--loadable");
+    refused(
+        &["rap", "--dims", "4", "--perm", "1,0"],
+        "--dims 4: the 3P converter draws its three permutations from --seed",
+    );
+    refused(&["rap", "--dims", "3"], "--dims 3: 2 (a w x w matrix) or 4");
+    refused(
+        &["rap", "--dims", "4", "--w", "2048"],
+        "w = 2048 is out of range",
+    );
     refused(&["congestion", "--scheme", "xyz"], "unknown scheme `xyz`");
     refused(
         &["congestion", "--dims", "4", "--pattern", "diagonal"],

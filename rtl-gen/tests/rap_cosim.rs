@@ -1,6 +1,7 @@
-//! The RAP and RAS converters co-simulate against the golden model (`ShiftLayout`) under
-//! Verilator: baked and loadable shift tables, combinational and registered outputs, w from 2 to
-//! 1024 (powers of two and not). One case also runs under Icarus, and a wrong model must fail.
+//! The RAP, RAS and 3P converters co-simulate against the golden models (`ShiftLayout`,
+//! `ThreePLayout`) under Verilator: baked, loadable and packed (Fig. 7) tables, combinational
+//! and registered outputs, w from 2 to 1024 (powers of two and not), the wide RAP permutation.
+//! Some cases also run under Icarus, and a wrong model or a wrong packing must fail.
 
 use models::rap::{LayoutKind, Permutation};
 use rtl_gen::rap::block;
@@ -75,6 +76,77 @@ fn loadable_converters_match_the_model() {
         500,
         tmp.path(),
     );
+}
+
+#[test]
+fn packed_wide_and_3p_converters_match_the_model() {
+    let tmp = tempfile::tempdir().unwrap();
+    let packed = |d: RapDesign| d.with_packed().unwrap();
+    // Fig. 7's w = 32 (six shifts a word), one word (w = 2), not a power of two (w = 24, RAS),
+    // three shifts a word (w = 1024).
+    for (kind, w, pipeline) in [
+        (LayoutKind::Rap, 32, false),
+        (LayoutKind::Rap, 2, true),
+        (LayoutKind::Ras, 24, true),
+        (LayoutKind::Rap, 1024, false),
+    ] {
+        check(
+            packed(RapDesign::from_seed(kind, w, 13, true, pipeline).unwrap()),
+            2000,
+            tmp.path(),
+        );
+    }
+    // The wide RAP of docs/GPU.md, baked (exhaustively) and loadable.
+    for loadable in [false, true] {
+        let d = RapDesign::drawn(LayoutKind::Rap, 32, 1, true, loadable, false).unwrap();
+        check(d, 1024, tmp.path());
+    }
+    // 3P: exhaustive at w = 8 and 5, every entry then random at w = 64; loadable, packed.
+    for (w, loadable, pipeline) in [(8, false, false), (5, false, true), (64, false, false)] {
+        check(
+            RapDesign::three_p_from_seed(w, 3, loadable, pipeline).unwrap(),
+            5000,
+            tmp.path(),
+        );
+    }
+    check(
+        RapDesign::three_p_from_seed(6, 3, true, false).unwrap(),
+        2000,
+        tmp.path(),
+    );
+    check(
+        packed(RapDesign::three_p_from_seed(32, 3, true, true).unwrap()),
+        2000,
+        tmp.path(),
+    );
+}
+
+#[test]
+fn a_wrong_packing_fails() {
+    // Take bit 0 of entry 0's field from an unused bit of the word instead: the loaded tables
+    // must then disagree with the model.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = RapDesign::from_seed(LayoutKind::Rap, 32, 2, true, false)
+        .unwrap()
+        .with_packed()
+        .unwrap();
+    let plan = VectorPlan {
+        seed: 1,
+        vectors: 500,
+    };
+    let dir = block::write(&d, &plan, "rtl-gen test", tmp.path()).unwrap();
+    let rtl = dir.join(format!("{}.v", d.name()));
+    let text = std::fs::read_to_string(&rtl).unwrap();
+    let data = "assign shift_data_bit0 = {";
+    let at = text.find(data).unwrap() + data.len();
+    let line_end = at + text[at..].find(';').unwrap();
+    let last = text[..line_end].rfind("perm_val_i[0]").unwrap();
+    assert!(last > at);
+    let mutated = format!("{}perm_val_i[31]{}", &text[..last], &text[last + 13..]);
+    std::fs::write(&rtl, mutated).unwrap();
+    let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
+    assert!(report.failed > 0, "{report:?}");
+    assert_eq!(cosim(&d, 500, tmp.path(), "iverilog").1, 0);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Every generated RAP/RAS converter and its testbench pass `verilator --lint-only -Wall` with
+//! Every generated RAP/RAS/3P converter (baked, loadable, packed, wide) and its testbench pass `verilator --lint-only -Wall` with
 //! nothing suppressed, `iverilog -g2005`, and Yosys `hierarchy -check; proc; check -assert`.
 
 use models::rap::LayoutKind;
@@ -39,6 +39,28 @@ fn designs() -> Vec<RapDesign> {
     }
     out.push(RapDesign::from_seed(LayoutKind::Rap, 1024, 1, false, false).unwrap());
     out.push(RapDesign::from_seed(LayoutKind::Rap, 1024, 1, true, false).unwrap());
+    // Packed register files: one word, not a power of two, Fig. 7's w = 32, w = 1024.
+    for (w, pipeline) in [(2, false), (24, true), (32, false), (1024, false)] {
+        let d = RapDesign::from_seed(LayoutKind::Rap, w, 1, true, pipeline).unwrap();
+        out.push(d.with_packed().unwrap());
+    }
+    out.push(RapDesign::drawn(LayoutKind::Rap, 32, 1, true, false, false).unwrap());
+    // 3P, every variant, powers of two and not, the extremes.
+    for (w, loadable, pipeline) in [
+        (2, false, false),
+        (5, true, true),
+        (32, false, true),
+        (32, true, false),
+    ] {
+        out.push(RapDesign::three_p_from_seed(w, 1, loadable, pipeline).unwrap());
+    }
+    out.push(
+        RapDesign::three_p_from_seed(12, 1, true, false)
+            .unwrap()
+            .with_packed()
+            .unwrap(),
+    );
+    out.push(RapDesign::three_p_from_seed(1024, 1, false, false).unwrap());
     out
 }
 

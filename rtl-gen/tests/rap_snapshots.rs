@@ -44,3 +44,25 @@ fn non_power_of_two_and_ras() {
     let (verilog, _, _) = render(&d, &VectorPlan::default(), COMMAND);
     insta::assert_snapshot!("ras_w3_v", verilog);
 }
+
+#[test]
+fn packed_wide_and_3p() {
+    let d = figure_6(true, false).with_packed().unwrap();
+    let (verilog, manifest, _) = render(&d, &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("rap_w4_load_packed_v", verilog);
+    insta::assert_snapshot!("rap_w4_load_packed_json", manifest.to_json());
+    let wide =
+        RapDesign::rap_wide(&Permutation::new(4, &[3, 0, 2, 1]).unwrap(), false, false).unwrap();
+    let (verilog, _, _) = render(&wide, &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("rap_w4_wide_v", verilog);
+    let tables =
+        [[2, 0, 3, 1], [1, 3, 0, 2], [3, 2, 1, 0]].map(|t| Permutation::new(4, &t).unwrap());
+    let d = RapDesign::three_p([&tables[0], &tables[1], &tables[2]], false, false).unwrap();
+    let (verilog, manifest, _) = render(&d, &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("rap3p_w4_v", verilog);
+    insta::assert_snapshot!("rap3p_w4_json", manifest.to_json());
+    let r = Permutation::new(3, &[2, 0, 1]).unwrap();
+    let d = RapDesign::three_p([&r, &r, &r], true, true).unwrap();
+    let (verilog, _, _) = render(&d, &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("rap3p_w3_load_pipe_v", verilog);
+}

@@ -3,6 +3,9 @@
 //!
 //! - [`perm`]: permutations of `0..w` and [`ShiftLayout`], the address map of a `w x w` matrix
 //!   under RAW, RAS or RAP: the golden model of the RAP address converter.
+//! - [`packed`]: the paper's Fig. 7 packing of a shift table into 32-bit words.
+//! - [`three_p`]: the 3P layout of a `w^4` array as a fixed map: the golden model of the 3P
+//!   converter.
 //! - [`scheme`]: the layouts as random row shifts, on `w x w` matrices and on the `w^4` arrays
 //!   of section VII (1P, R1P, 3P, w²P, 1Pw²R).
 //! - [`access`]: the warp accesses of Tables II and IV.
@@ -12,18 +15,21 @@
 
 pub mod access;
 pub mod malicious;
+pub mod packed;
 pub mod paper;
 pub mod perm;
 pub mod rng;
 mod sampler;
 pub mod scheme;
 pub mod sim;
+pub mod three_p;
 
 pub use access::{Element, Pattern};
 pub use malicious::{malicious_access, shift_classes};
 pub use perm::{LayoutKind, NotAPermutation, Permutation, ShiftLayout};
 pub use scheme::{Row, Scheme, Shape};
 pub use sim::{simulate, Cell, CellResult, Engine, Record};
+pub use three_p::ThreePLayout;
 
 #[cfg(test)]
 mod tests {

@@ -141,6 +141,35 @@ impl Permutation {
         Self(first.chain(second).collect())
     }
 
+    /// Checks the property [`Permutation::random_wide`] draws: `w` is even and each half of the
+    /// permutation holds every residue mod `w / 2` once. The error names the first residue a half
+    /// repeats and the two rows that share it.
+    pub fn check_wide(&self) -> Result<(), String> {
+        let w = self.w();
+        if !w.is_multiple_of(2) {
+            return Err(format!(
+                "w = {w} is odd: a wide permutation needs an even w"
+            ));
+        }
+        let half = w / 2;
+        for (h, rows) in [(0, 0..half), (1, half..w)] {
+            let mut first = vec![None; half as usize];
+            for row in rows {
+                let residue = self.0[row as usize] % half;
+                if let Some(other) = first[residue as usize] {
+                    return Err(format!(
+                        "rows {other} and {row} of the {} half both have a shift = {residue} mod {half}                          (r_{other} = {}, r_{row} = {}): each half must hold every residue mod {half} once",
+                        ["first", "second"][h],
+                        self.0[other as usize],
+                        self.0[row as usize]
+                    ));
+                }
+                first[residue as usize] = Some(row);
+            }
+        }
+        Ok(())
+    }
+
     /// The permutation `--seed seed` names: [`Permutation::random`] from a ChaCha8 generator
     /// seeded with `seed`.
     pub fn from_seed(w: u32, seed: u64) -> Self {
@@ -304,6 +333,7 @@ mod tests {
             let p = Permutation::random_wide(32, &mut rng);
             let values: Vec<u64> = p.as_slice().iter().map(|&v| u64::from(v)).collect();
             assert!(Permutation::new(32, &values).is_ok());
+            assert_eq!(p.check_wide(), Ok(()));
             let rap = ShiftLayout::rap(&p);
             for c in 0..32 {
                 let col: Vec<u64> = (0..32).map(|r| rap.address(r, c)).collect();
@@ -311,6 +341,22 @@ mod tests {
                 assert_eq!(crate::congestion::wide_congestion(&col, 8, 32, groups), 2);
             }
         }
+    }
+
+    #[test]
+    fn check_wide_names_the_shared_residue() {
+        assert_eq!(Permutation::identity(8).check_wide(), Ok(()));
+        let p = Permutation::new(8, &[0, 4, 1, 2, 3, 5, 6, 7]).unwrap();
+        let err = p.check_wide().unwrap_err();
+        assert!(
+            err.starts_with("rows 0 and 1 of the first half both have a shift = 0 mod 4"),
+            "{err}"
+        );
+        let odd = Permutation::identity(5).check_wide().unwrap_err();
+        assert!(odd.contains("w = 5 is odd"), "{odd}");
+        // A plain random permutation of 32 is almost never wide.
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        assert!(Permutation::random(32, &mut rng).check_wide().is_err());
     }
 
     #[test]

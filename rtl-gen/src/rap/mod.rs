@@ -20,4 +20,4 @@ pub mod design;
 pub mod logic;
 pub mod vectors;
 
-pub use design::{RapConfig, RapDesign, MAX_W};
+pub use design::{ConverterMap, RapConfig, RapDesign, MAX_W};

@@ -1,17 +1,19 @@
-//! Test vectors for a converter, computed by the golden model ([`ShiftLayout`]).
+//! Test vectors for a converter, computed by the golden model ([`ConverterMap`]).
 //!
-//! A baked converter is checked exhaustively (every `(row, col)`) when `w^2` fits the vector
-//! budget, otherwise on every row at columns 0 and `w - 1` (so every shift is read) and then
-//! random elements. A loadable converter is checked cycle by cycle against a model of its
-//! register file, each vector's outputs coming from the table before that vector's clock edge:
-//! every row after reset (with `perm_we_i` low but `perm_idx_i`/`perm_val_i` busy), a whole new
-//! table written in random order while random elements are read, every row again, single-entry
-//! rewrites read back the cycle they are written and the cycle after (and, for a `w` that is not
-//! a power of two, a write to an entry above `w - 1`, which must change nothing), then random
-//! elements up to the budget.
+//! A baked converter is checked exhaustively (every element) when `w^dims` fits the vector
+//! budget, otherwise on every entry of every table (each row coordinate taking every value, the
+//! others random, at columns 0 and `w - 1`) and then random elements. A loadable converter is
+//! checked cycle by cycle against a model of its register file, each vector's outputs coming
+//! from the tables before that vector's clock edge: every entry after reset (with `perm_we_i`
+//! low but the other write inputs busy), whole new tables written in random order (entry by
+//! entry, or packed word by word with random bits in the unused top of each word) while random
+//! elements are read, every entry again, rewrites read back the cycle they are written and the
+//! cycle after, writes that must change nothing (an index beyond the rows; for 3P table select
+//! 3), then random elements up to the budget.
 
-use super::RapDesign;
-use models::rap::{LayoutKind, Permutation, ShiftLayout};
+use super::{ConverterMap, RapDesign};
+use models::rap::packed::{pack, packing, unpack_word};
+use models::rap::{LayoutKind, Permutation};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -38,11 +40,27 @@ impl Default for VectorPlan {
 /// The testbench's view of `design`'s ports.
 pub fn harness(design: &RapDesign) -> Harness {
     let m = design.index_bits() as usize;
-    let mut inputs = vec![PortSpec::new("row_i", m), PortSpec::new("col_i", m)];
+    let mut inputs: Vec<PortSpec> = design
+        .index_ports()
+        .iter()
+        .map(|p| PortSpec::new(*p, m))
+        .collect();
     if design.loadable {
         inputs.push(PortSpec::new("perm_we_i", 1));
-        inputs.push(PortSpec::new("perm_idx_i", m));
-        inputs.push(PortSpec::new("perm_val_i", m));
+        if design.table_select_bits() > 0 {
+            inputs.push(PortSpec::new(
+                "perm_sel_i",
+                design.table_select_bits() as usize,
+            ));
+        }
+        inputs.push(PortSpec::new(
+            "perm_idx_i",
+            design.write_index_bits() as usize,
+        ));
+        inputs.push(PortSpec::new(
+            "perm_val_i",
+            design.write_value_bits() as usize,
+        ));
     }
     Harness {
         dut: design.name(),
@@ -64,153 +82,312 @@ pub fn harness(design: &RapDesign) -> Harness {
 }
 
 /// One cycle of a loadable converter: the element read and the write applied at its edge.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Step {
-    row: u32,
-    col: u32,
+    index: Vec<u32>,
     we: bool,
+    sel: u32,
     idx: u32,
     val: u32,
 }
 
-/// The vectors for `design` under `plan`, and how they were chosen, in words.
-pub fn vectors(design: &RapDesign, plan: &VectorPlan) -> (Vec<Vector>, String) {
-    let w = design.w();
-    let m = design.index_bits() as usize;
-    let a = design.addr_bits() as usize;
-    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
-    let expect = |layout: &ShiftLayout, row: u32, col: u32| {
-        vec![
-            Bits::from_u64(layout.address(row, col), a),
-            Bits::from_u64(u64::from(layout.bank(row, col)), m),
-        ]
-    };
-    if !design.loadable {
-        let layout = design.layout();
-        let space = u64::from(w) * u64::from(w);
-        let (elements, coverage): (Vec<(u32, u32)>, String) = if space <= plan.vectors as u64 {
-            let all = (0..w).flat_map(|r| (0..w).map(move |c| (r, c))).collect();
-            (all, format!("exhaustive: all {space} elements"))
-        } else {
-            let mut e: Vec<(u32, u32)> = (0..w).flat_map(|r| [(r, 0), (r, w - 1)]).collect();
-            while e.len() < plan.vectors {
-                e.push((rng.gen_range(0..w), rng.gen_range(0..w)));
-            }
-            let n = e.len();
-            (
-                e,
-                format!("every row at columns 0 and w-1, then random elements: {n} in all"),
-            )
-        };
-        let vectors = elements
+/// The `(table, entry, value)` writes a step applies at its edge.
+fn effect(design: &RapDesign, step: &Step) -> Vec<(usize, u32, u32)> {
+    let tables = design.table_names().len() as u32;
+    if !step.we || step.sel >= tables || step.idx >= design.write_rows() {
+        return Vec::new();
+    }
+    let table = step.sel as usize;
+    if design.packed() {
+        unpack_word(design.w(), step.idx, step.val)
             .into_iter()
-            .map(|(r, c)| Vector {
-                inputs: vec![
-                    Bits::from_u64(u64::from(r), m),
-                    Bits::from_u64(u64::from(c), m),
-                ],
-                expected: expect(layout, r, c),
-            })
-            .collect();
-        return (vectors, coverage);
+            .map(|(row, value)| (table, row, value))
+            .collect()
+    } else {
+        vec![(table, step.idx, step.val)]
     }
+}
 
-    // Loadable: a cycle-by-cycle sequence against a model of the register file.
-    let idx_space = 1u32 << m;
-    let mut steps: Vec<Step> = Vec::new();
-    let read = |rng: &mut ChaCha8Rng, row: u32| Step {
-        row,
-        col: rng.gen_range(0..w),
-        we: false,
-        idx: rng.gen_range(0..idx_space),
-        val: rng.gen_range(0..w),
-    };
-    for r in 0..w {
-        steps.push(read(&mut rng, r));
-    }
-    let table: Vec<u32> = match design.kind() {
-        LayoutKind::Ras => (0..w).map(|_| rng.gen_range(0..w)).collect(),
-        _ => Permutation::random(w, &mut rng).as_slice().to_vec(),
-    };
-    let mut order: Vec<u32> = (0..w).collect();
-    order.shuffle(&mut rng);
-    for &i in &order {
-        let row = rng.gen_range(0..w);
-        let mut s = read(&mut rng, row);
-        (s.we, s.idx, s.val) = (true, i, table[i as usize]);
-        steps.push(s);
-    }
-    for r in 0..w {
-        steps.push(read(&mut rng, r));
-    }
-    // Rewrites: RAP swaps two entries (two writes), RAS sets one; each entry written is read on
-    // the cycle of the write (old value) and the cycle after (new value).
-    let mut current = table.clone();
-    for _ in 0..(w / 4).clamp(2, 64) {
-        let i = rng.gen_range(0..w);
-        let writes: Vec<(u32, u32)> = match design.kind() {
-            LayoutKind::Ras => vec![(i, rng.gen_range(0..w))],
-            _ => {
-                let j = rng.gen_range(0..w);
-                vec![(i, current[j as usize]), (j, current[i as usize])]
-            }
-        };
-        for (idx, val) in writes {
-            let mut s = read(&mut rng, idx);
-            (s.we, s.idx, s.val) = (true, idx, val);
-            steps.push(s);
-            current[idx as usize] = val;
-            steps.push(read(&mut rng, idx));
+/// Draws the stimulus of a loadable converter's cycles.
+struct Stimulus<'a> {
+    design: &'a RapDesign,
+    rng: ChaCha8Rng,
+}
+
+impl Stimulus<'_> {
+    /// A read of a random element whose coordinate `axis` is `value` (any other coordinate
+    /// random), with the write inputs busy but `perm_we_i` low.
+    fn read(&mut self, axis: Option<(usize, u32)>) -> Step {
+        let w = self.design.w();
+        let mut index: Vec<u32> = (0..self.design.index_ports().len())
+            .map(|_| self.rng.gen_range(0..w))
+            .collect();
+        if let Some((axis, value)) = axis {
+            index[axis] = value;
+        }
+        let sel_space = 1u32 << self.design.table_select_bits();
+        Step {
+            index,
+            we: false,
+            sel: self.rng.gen_range(0..sel_space),
+            idx: self
+                .rng
+                .gen_range(0..1u32 << self.design.write_index_bits()),
+            val: self.value(),
         }
     }
-    if !w.is_power_of_two() {
-        let mut s = read(&mut rng, w - 1);
-        (s.we, s.idx, s.val) = (
-            true,
-            w + rng.gen_range(0..idx_space - w),
-            rng.gen_range(0..w),
-        );
+
+    /// A value for `perm_val_i` whose fields are legal shifts (packed: random unused bits).
+    fn value(&mut self) -> u32 {
+        let w = self.design.w();
+        if self.design.packed() {
+            let fields: Vec<u32> = (0..packing(w).1.min(w))
+                .map(|_| self.rng.gen_range(0..w))
+                .collect();
+            self.packed(&fields)
+        } else {
+            self.rng.gen_range(0..w)
+        }
+    }
+
+    /// `fields` packed into a word, the bits above them random.
+    fn packed(&mut self, fields: &[u32]) -> u32 {
+        let w = self.design.w();
+        let (bits, per) = packing(w);
+        let used = bits * per.min(w);
+        let padding = if used >= 32 {
+            0
+        } else {
+            self.rng.gen::<u32>() << used
+        };
+        let word = fields
+            .iter()
+            .enumerate()
+            .fold(0u32, |v, (s, &f)| v | f << (bits * s as u32));
+        word | padding
+    }
+
+    /// A write of `val` to row `idx` of table `table`, reading an element the write affects.
+    fn write(&mut self, table: usize, idx: u32, val: u32, probe: u32) -> Step {
+        let mut s = self.read(Some((table, probe)));
+        (s.we, s.sel, s.idx, s.val) = (true, table as u32, idx, val);
+        s
+    }
+
+    /// The writes that turn table `table` from `old` into `new`, in random order, each with a
+    /// row it changes: an entry a write (unpacked), or a packed word a write.
+    fn rewrite(&mut self, table: usize, old: &[u32], new: &[u32]) -> Vec<(Step, u32)> {
+        let mut writes = Vec::new();
+        if self.design.packed() {
+            let per = packing(self.design.w()).1 as usize;
+            let (old_words, new_words) = (pack(old), pack(new));
+            for q in 0..new_words.len() {
+                if old_words[q] != new_words[q] {
+                    let rows = &new[q * per..new.len().min((q + 1) * per)];
+                    let val = self.packed(rows);
+                    let probe = (q * per) as u32 + self.rng.gen_range(0..rows.len() as u32);
+                    writes.push((self.write(table, q as u32, val, probe), probe));
+                }
+            }
+        } else {
+            for (i, (&o, &n)) in old.iter().zip(new).enumerate() {
+                if o != n {
+                    writes.push((self.write(table, i as u32, n, i as u32), i as u32));
+                }
+            }
+        }
+        writes.shuffle(&mut self.rng);
+        writes
+    }
+
+    /// A fresh table for `table`: a permutation (RAP, 3P) or uniform values (RAS).
+    fn table(&mut self) -> Vec<u32> {
+        let w = self.design.w();
+        match self.design.kind() {
+            LayoutKind::Ras => (0..w).map(|_| self.rng.gen_range(0..w)).collect(),
+            _ => Permutation::random(w, &mut self.rng).as_slice().to_vec(),
+        }
+    }
+}
+
+fn encode(design: &RapDesign, map: &ConverterMap, index: &[u32], write: Option<&Step>) -> Vector {
+    let m = design.index_bits() as usize;
+    let mut inputs: Vec<Bits> = index
+        .iter()
+        .map(|&x| Bits::from_u64(u64::from(x), m))
+        .collect();
+    if let Some(s) = write {
+        inputs.push(Bits::from_u64(u64::from(s.we), 1));
+        if design.table_select_bits() > 0 {
+            inputs.push(Bits::from_u64(
+                u64::from(s.sel),
+                design.table_select_bits() as usize,
+            ));
+        }
+        inputs.push(Bits::from_u64(
+            u64::from(s.idx),
+            design.write_index_bits() as usize,
+        ));
+        inputs.push(Bits::from_u64(
+            u64::from(s.val),
+            design.write_value_bits() as usize,
+        ));
+    }
+    let (address, bank) = map.convert(index);
+    Vector {
+        inputs,
+        expected: vec![
+            Bits::from_u64(address, design.addr_bits() as usize),
+            Bits::from_u64(u64::from(bank), m),
+        ],
+    }
+}
+
+/// The vectors for `design` under `plan`, and how they were chosen, in words.
+pub fn vectors(design: &RapDesign, plan: &VectorPlan) -> (Vec<Vector>, String) {
+    if design.loadable {
+        loadable_vectors(design, plan)
+    } else {
+        baked_vectors(design, plan)
+    }
+}
+
+fn baked_vectors(design: &RapDesign, plan: &VectorPlan) -> (Vec<Vector>, String) {
+    let w = design.w();
+    let coords = design.index_ports().len();
+    let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
+    let space = u64::from(w).pow(coords as u32);
+    let (elements, coverage): (Vec<Vec<u32>>, String) = if space <= plan.vectors as u64 {
+        let all = (0..space)
+            .map(|mut e| {
+                let mut index = vec![0; coords];
+                for x in index.iter_mut().rev() {
+                    *x = (e % u64::from(w)) as u32;
+                    e /= u64::from(w);
+                }
+                index
+            })
+            .collect();
+        (all, format!("exhaustive: all {space} elements"))
+    } else {
+        let mut e = Vec::new();
+        for axis in 0..coords - 1 {
+            for r in 0..w {
+                for col in [0, w - 1] {
+                    let mut index: Vec<u32> = (0..coords).map(|_| rng.gen_range(0..w)).collect();
+                    index[axis] = r;
+                    index[coords - 1] = col;
+                    e.push(index);
+                }
+            }
+        }
+        while e.len() < plan.vectors {
+            e.push((0..coords).map(|_| rng.gen_range(0..w)).collect());
+        }
+        let n = e.len();
+        (
+            e,
+            format!("every table entry at columns 0 and w-1, then random elements: {n} in all"),
+        )
+    };
+    let vectors = elements
+        .iter()
+        .map(|index| encode(design, design.map(), index, None))
+        .collect();
+    (vectors, coverage)
+}
+
+fn loadable_vectors(design: &RapDesign, plan: &VectorPlan) -> (Vec<Vector>, String) {
+    let w = design.w();
+    let tables = design.table_names().len();
+    let mut stim = Stimulus {
+        design,
+        rng: ChaCha8Rng::seed_from_u64(plan.seed),
+    };
+    let mut steps: Vec<Step> = Vec::new();
+    let read_all = |stim: &mut Stimulus, steps: &mut Vec<Step>| {
+        for t in 0..tables {
+            for r in 0..w {
+                steps.push(stim.read(Some((t, r))));
+            }
+        }
+    };
+    read_all(&mut stim, &mut steps);
+    // New tables, every write interleaved in random order.
+    let loaded: Vec<Vec<u32>> = (0..tables).map(|_| stim.table()).collect();
+    let mut writes: Vec<Step> = Vec::new();
+    // Every entry differs from u32::MAX, so every entry (or word) is written.
+    let unset = vec![u32::MAX; w as usize];
+    for (t, table) in loaded.iter().enumerate() {
+        writes.extend(stim.rewrite(t, &unset, table).into_iter().map(|(s, _)| s));
+    }
+    writes.shuffle(&mut stim.rng);
+    steps.extend(writes);
+    read_all(&mut stim, &mut steps);
+    // Rewrites: RAP swaps two entries of a table, RAS sets one; every write is read back the
+    // cycle it is written (old value) and the cycle after (new value).
+    let mut current = loaded.clone();
+    for _ in 0..(w / 4).clamp(2, 64) {
+        let t = stim.rng.gen_range(0..tables);
+        let mut next = current[t].clone();
+        let i = stim.rng.gen_range(0..w) as usize;
+        match design.kind() {
+            LayoutKind::Ras => next[i] = stim.rng.gen_range(0..w),
+            _ => next.swap(i, stim.rng.gen_range(0..w) as usize),
+        }
+        for (step, probe) in stim.rewrite(t, &current[t], &next) {
+            steps.push(step);
+            steps.push(stim.read(Some((t, probe))));
+        }
+        current[t] = next;
+    }
+    // Writes that must change nothing.
+    let mut idle = Vec::new();
+    let idx_space = 1u32 << design.write_index_bits();
+    if design.write_rows() < idx_space {
+        let idx = stim.rng.gen_range(design.write_rows()..idx_space);
+        let val = stim.value();
+        idle.push(stim.write(0, idx, val, w - 1));
+    }
+    if design.table_select_bits() > 0 {
+        let val = stim.value();
+        let mut s = stim.write(0, 0, val, 0);
+        s.sel = 3;
+        idle.push(s);
+    }
+    let with_idle = !idle.is_empty();
+    for s in idle {
+        let probe = s.index.clone();
         steps.push(s);
-        steps.push(read(&mut rng, w - 1));
+        let mut after = stim.read(None);
+        after.index = probe;
+        steps.push(after);
     }
     let fixed = steps.len();
     while steps.len() < plan.vectors {
-        let row = rng.gen_range(0..w);
-        steps.push(read(&mut rng, row));
+        steps.push(stim.read(None));
     }
 
-    let mut layout = design.layout().clone();
+    let mut map = design.map().clone();
     let vectors = steps
         .iter()
         .map(|s| {
-            let v = Vector {
-                inputs: vec![
-                    Bits::from_u64(u64::from(s.row), m),
-                    Bits::from_u64(u64::from(s.col), m),
-                    Bits::from_u64(u64::from(s.we), 1),
-                    Bits::from_u64(u64::from(s.idx), m),
-                    Bits::from_u64(u64::from(s.val), m),
-                ],
-                expected: expect(&layout, s.row, s.col),
-            };
-            if s.we && s.idx < w {
-                let mut shifts = layout.shifts().to_vec();
-                shifts[s.idx as usize] = s.val;
-                // A RAP table passes through non-permutations while it is loaded; the address
-                // function is the same for any shifts, so the model holds them as RAS.
-                layout = ShiftLayout::ras(shifts);
+            let v = encode(design, &map, &s.index, Some(s));
+            for (table, row, value) in effect(design, s) {
+                map = map.with_entry(table, row, value);
             }
             v
         })
         .collect::<Vec<_>>();
     let coverage = format!(
-        "{} cycles: every row after reset, a new table loaded in random order under random reads, \
-         every row again, rewrites read back{}; then {} random reads",
+        "{} cycles: every entry after reset, new tables loaded in random order{} under random reads, \
+         every entry again, rewrites read back{}; then {} random reads",
         vectors.len(),
-        if w.is_power_of_two() {
-            ""
+        if design.packed() { " (packed words)" } else { "" },
+        if with_idle {
+            ", writes that must change nothing"
         } else {
-            ", a write above w-1 that must change nothing"
+            ""
         },
         vectors.len() - fixed
     );
@@ -254,15 +431,15 @@ mod tests {
             },
         );
         assert!(v.len() > 6 * 3, "{}", v.len());
-        assert!(coverage.contains("above w-1"), "{coverage}");
+        assert!(coverage.contains("change nothing"), "{coverage}");
         assert_eq!(harness(&d).timing, Timing::Clocked);
         // The first rows read the reset table.
-        let reset = d.layout();
+        let reset = d.map();
         for (r, vec) in v.iter().take(6).enumerate() {
             let col = vec.inputs[1].field(0, 3) as u32;
             assert_eq!(
                 vec.expected[1].field(0, 3) as u32,
-                reset.bank(r as u32, col)
+                reset.convert(&[r as u32, col]).1
             );
         }
     }
