@@ -59,6 +59,7 @@ impl LazyPerms {
         self.drawn.fill((0, 0));
     }
 
+    #[inline]
     fn get(&mut self, rng: &mut impl RngCore, epoch: u32, group: u32, index: u32) -> u32 {
         let w = self.w as usize;
         let e = group as usize * w + index as usize;
@@ -99,6 +100,7 @@ struct LazyUniform {
 }
 
 impl LazyUniform {
+    #[inline]
     fn get(&mut self, rng: &mut impl RngCore, epoch: u32, key: u32) -> u32 {
         let slot = &mut self.entry[key as usize];
         if slot.0 != epoch {
@@ -142,7 +144,7 @@ impl Sampler {
     }
 
     /// The shift of a row of form `form`, `sum of its terms mod w`, drawing what is missing.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn shift(&mut self, rng: &mut impl RngCore, form: &Form) -> u32 {
         let mut s = 0;
         for term in form.terms() {

@@ -72,6 +72,13 @@ pub fn trial_rng(seed: u64, trial: u64) -> TrialRng {
 }
 
 /// Runs trials of one cell, one at a time, reusing its buffers.
+///
+/// [`Engine::run`] takes a fast path for the matrix cells of Table II (a `w x w` matrix, any
+/// pattern but the malicious one): it draws exactly what [`Engine::run_general`] draws, in the
+/// same order (so a trial's congestion is the same on both paths, which a test checks cell by
+/// cell), but walks the warp's rows without building elements, takes the shifts of the rows
+/// touched, in order of first appearance, from a forward Fisher-Yates shuffle (RAP) or a run of
+/// uniform draws (RAS) instead of the lazy tables, and keeps no per-thread addresses.
 #[derive(Debug, Clone)]
 pub struct Engine {
     cell: Cell,
@@ -82,6 +89,13 @@ pub struct Engine {
     elements: Vec<Element>,
     banks: Vec<u32>,
     malicious: Option<Arc<Vec<Element>>>,
+    /// The fast path's shifts of rows `0..w` (RAP: the shuffled pool, started as `identity`).
+    shifts: Vec<u32>,
+    identity: Vec<u32>,
+    /// The fast path's random elements: `(row, col)`.
+    picks: Vec<(u32, u32)>,
+    /// The fast path's order of first appearance of each row in a random warp.
+    rank: Vec<u32>,
 }
 
 impl Engine {
@@ -113,11 +127,126 @@ impl Engine {
             elements: Vec::with_capacity(w as usize),
             banks: Vec::with_capacity(w as usize),
             malicious,
+            shifts: vec![0; w as usize],
+            identity: (0..w).collect(),
+            picks: Vec::with_capacity(w as usize),
+            rank: vec![0; w as usize],
         }
     }
 
-    /// Runs trial `trial`: draws the layout and the warp, returns its congestion.
+    /// Runs trial `trial`: draws the layout and the warp, returns its congestion (by the fast
+    /// path where the cell has one, see [`Engine`]).
     pub fn run(&mut self, trial: u64) -> u32 {
+        if self.cell.shape.dims() == 2 && self.cell.pattern != Pattern::Malicious {
+            self.run_matrix(trial)
+        } else {
+            self.run_general(trial)
+        }
+    }
+
+    /// The fast path of [`Engine::run`] for a matrix cell.
+    fn run_matrix(&mut self, trial: u64) -> u32 {
+        let mut rng = trial_rng(self.seed, trial);
+        let w = self.cell.shape.w();
+        let scheme = self.cell.scheme;
+        self.counts.fill(0);
+        let mut max = 0;
+        let mut bump = |counts: &mut [u32], bank: u32| {
+            let c = &mut counts[bank as usize];
+            *c += 1;
+            max = max.max(*c);
+        };
+        let wrap = |x: u32| if x >= w { x - w } else { x };
+        match self.cell.pattern {
+            Pattern::Contiguous => {
+                let _row = below(&mut rng, w);
+                // The row's shift: a fresh permutation's first entry and a uniform value are
+                // both one draw below w.
+                let s = match scheme {
+                    Scheme::Raw => 0,
+                    _ => below(&mut rng, w),
+                };
+                for col in 0..w {
+                    bump(&mut self.counts, wrap(col + s));
+                }
+            }
+            Pattern::Stride(_) | Pattern::Diagonal => {
+                let stride = matches!(self.cell.pattern, Pattern::Stride(_));
+                if stride {
+                    let _row = below(&mut rng, w);
+                }
+                let c = below(&mut rng, w);
+                self.first_shifts(&mut rng, w as usize);
+                for (t, &s) in self.shifts.iter().enumerate() {
+                    let col = if stride { c } else { wrap(c + t as u32) };
+                    bump(&mut self.counts, wrap(col + s));
+                }
+            }
+            Pattern::Random => {
+                self.picks.clear();
+                for _ in 0..w {
+                    let row = below(&mut rng, w);
+                    let col = below(&mut rng, w);
+                    self.picks.push((row, col));
+                }
+                // The lazy tables draw a row's shift when the row first appears, and what they
+                // draw does not depend on which row it is: the distinct rows' shifts in order of
+                // first appearance are the first draws of the in-order run.
+                self.rank.fill(u32::MAX);
+                let mut distinct = 0;
+                for &(row, _) in &self.picks {
+                    let r = &mut self.rank[row as usize];
+                    if *r == u32::MAX {
+                        *r = distinct;
+                        distinct += 1;
+                    }
+                }
+                self.first_shifts(&mut rng, distinct as usize);
+                for &(row, col) in &self.picks {
+                    let s = self.shifts[self.rank[row as usize] as usize];
+                    let idx = row as usize * w as usize + col as usize;
+                    let (word, bit) = (idx / 64, idx % 64);
+                    if self.seen[word] >> bit & 1 == 1 {
+                        continue;
+                    }
+                    self.seen[word] |= 1 << bit;
+                    bump(&mut self.counts, wrap(col + s));
+                }
+                for &(row, col) in &self.picks {
+                    self.seen[(row as usize * w as usize + col as usize) / 64] = 0;
+                }
+            }
+            Pattern::Malicious => unreachable!("the malicious access takes the general path"),
+        }
+        max
+    }
+
+    /// The shifts of the first `n` rows a warp touches, in the order it first touches them, as
+    /// the lazy tables would draw them, into `shifts[..n]`.
+    fn first_shifts(&mut self, rng: &mut TrialRng, n: usize) {
+        let w = self.cell.shape.w();
+        match self.cell.scheme {
+            Scheme::Raw => self.shifts[..n].fill(0),
+            Scheme::Ras => {
+                for s in &mut self.shifts[..n] {
+                    *s = below(rng, w);
+                }
+            }
+            _ => {
+                // Forward Fisher-Yates: entry t takes a uniform pick among the values left.
+                self.shifts.copy_from_slice(&self.identity);
+                for t in 0..n {
+                    let pick = t + below(rng, w - t as u32) as usize;
+                    self.shifts.swap(t, pick);
+                }
+            }
+        }
+    }
+
+    /// Runs trial `trial` on the general path, whatever the cell: draws the warp's elements,
+    /// then each element's shift from the lazy tables, and keeps the elements and their
+    /// addresses for [`Engine::elements`] and [`Engine::addresses`].
+    pub fn run_general(&mut self, trial: u64) -> u32 {
         let mut rng = trial_rng(self.seed, trial);
         self.sampler.next_trial();
         self.draw_access(&mut rng);
@@ -212,13 +341,13 @@ impl Engine {
         }
     }
 
-    /// The elements the last trial's warp touched, thread 0 first.
+    /// The elements the last [`Engine::run_general`] trial's warp touched, thread 0 first.
     pub fn elements(&self) -> &[Element] {
         &self.elements
     }
 
-    /// The addresses the last trial's warp touched under its layout (`row * w + bank`), thread
-    /// 0 first.
+    /// The addresses the last [`Engine::run_general`] trial's warp touched under its layout
+    /// (`row * w + bank`), thread 0 first.
     pub fn addresses(&self) -> Vec<u64> {
         let shape = self.cell.shape;
         self.elements
@@ -383,7 +512,7 @@ mod tests {
             let mut engine = Engine::new(c, 11);
             let w = u64::from(c.shape.w());
             for t in 0..200 {
-                let got = engine.run(t);
+                let got = engine.run_general(t);
                 let addrs = engine.addresses();
                 assert_eq!(addrs.len(), w as usize);
                 assert_eq!(got, congestion(&addrs, |a| a % w), "{c:?} trial {t}");
@@ -395,6 +524,21 @@ mod tests {
                 a.sort_unstable();
                 a.dedup();
                 assert_eq!(e.len(), a.len(), "{c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_path_draws_and_counts_as_the_general_one() {
+        for w in [2, 3, 5, 16, 17, 64] {
+            for s in Scheme::TABLE_II {
+                for p in Pattern::TABLE_II {
+                    let c = cell(2, w, s, p);
+                    let (mut fast, mut general) = (Engine::new(c, 7), Engine::new(c, 7));
+                    for t in 0..3000 {
+                        assert_eq!(fast.run(t), general.run_general(t), "{c:?} trial {t}");
+                    }
+                }
             }
         }
     }
