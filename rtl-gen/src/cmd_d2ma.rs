@@ -38,7 +38,8 @@ Examples:
   rtl-gen d2ma controller --ctas 8 --buffers 4 --out out/
   rtl-gen d2ma agen --segment-bytes 128 --transfer global=0x8000,count=256
   rtl-gen d2ma agen --transfer global=0x10000,rows=16,cols=16,ld=1024,halo=1x1,region=3
-  rtl-gen d2ma raw-check --ctas 16 --buffers 2")]
+  rtl-gen d2ma raw-check --ctas 16 --buffers 2
+  rtl-gen d2ma engine --global-bits 40 --out out/      # 40-bit global addresses: d2ma_engine_c8_b4_g40")]
 pub struct D2maArgs {
     /// The block to generate.
     #[arg(value_enum)]
@@ -52,6 +53,10 @@ pub struct D2maArgs {
     /// Global memory segment size in bytes: 32, 64 or 128.
     #[arg(long, default_value_t = 128)]
     segment_bytes: u32,
+    /// Global address bits of the AGEN and the engine's request port (24 to 64; the paper's
+    /// entry holds 64): addresses wrap modulo 2^bits, an entry's higher bits are ignored.
+    #[arg(long, default_value_t = 64)]
+    global_bits: u32,
     /// An extra directed transfer for the AGEN's testbench (see below); repeatable.
     #[arg(long)]
     transfer: Vec<String>,
@@ -150,7 +155,8 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
         BlockArg::RawCheck => Block::RawCheck,
         BlockArg::Engine => Block::Engine,
     };
-    let design = D2maDesign::new(block, args.ctas, args.buffers, args.segment_bytes)?;
+    let design = D2maDesign::new(block, args.ctas, args.buffers, args.segment_bytes)?
+        .with_global_bits(args.global_bits)?;
     let transfers = args
         .transfer
         .iter()

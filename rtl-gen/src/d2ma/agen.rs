@@ -15,7 +15,7 @@
 use super::controller::entry_field;
 use super::D2maDesign;
 use crate::rtl::{Expr, Module, Signal};
-use models::d2ma::entry::ENTRY_BITS;
+use models::d2ma::entry::{field, ENTRY_BITS};
 use std::ops::{Add, Mul, Not, Shl, Shr, Sub};
 
 /// Bits of the walk's row and column counters (a walked row or column is at most
@@ -27,13 +27,26 @@ fn min(a: Expr, b: Expr) -> Expr {
     Expr::mux(a.clone().lt(b.clone()), a, b)
 }
 
-/// Builds the AGEN of `design` (only its segment size matters).
+/// The low `bits` bits of the entry's global base; the bits above are sunk (ignored).
+fn global_base(m: &mut Module, entry: &Signal, bits: u32) -> Expr {
+    let f = field("global");
+    if bits < f.width {
+        m.sink_unused(
+            "global_high",
+            entry.slice(f.lsb + f.width - 1, f.lsb + bits),
+        );
+    }
+    entry.slice(f.lsb + bits - 1, f.lsb)
+}
+
+/// Builds the AGEN of `design` (only its segment size and global address bits matter).
 pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let mut m = Module::new(design.name());
     m.header = header;
     m.add_clock();
     let seg = u64::from(design.segment_bytes);
     let seg_lg = design.segment_bytes.trailing_zeros();
+    let gb = design.global_bits;
     let wb = WALK_BITS;
     let start = m.input(
         "start_i",
@@ -53,7 +66,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let busy_o = m.output("busy_o", 1, "A transfer is being walked.");
     let chunk_valid_o = m.output("chunk_valid_o", 1, "A chunk is produced this cycle.");
     let chunk_const_o = m.output("chunk_const_o", 1, "The chunk is a halo constant store.");
-    let chunk_global_o = m.output("chunk_global_o", 64, "Global byte address of the chunk.");
+    let chunk_global_o = m.output("chunk_global_o", gb, "Global byte address of the chunk.");
     let chunk_shared_o = m.output("chunk_shared_o", 16, "Shared byte address of the chunk.");
     let chunk_bytes_o = m.output(
         "chunk_bytes_o",
@@ -61,7 +74,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         "Bytes the chunk writes to shared memory.",
     );
     let req_valid_o = m.output("req_valid_o", 1, "A segment request is issued this cycle.");
-    let req_addr_o = m.output("req_addr_o", 64, "The requested segment's address.");
+    let req_addr_o = m.output("req_addr_o", gb, "The requested segment's address.");
     let const_o = m.output("const_o", 16, "The halo constant, with chunk_const_o.");
     let done_o = m.output("done_o", 1, "This cycle's chunk is the transfer's last.");
 
@@ -111,10 +124,16 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         .mul(ld.zext(36))
         .add(hc_in.slice(15, 0).zext(36))
         .shl(size_in.clone());
-    let origin = m.wire_of(
-        "in_origin",
-        entry_field(&entry, "global").sub(back.zext(64)),
-    );
+    // Modulo 2^gb, as the addresses are: narrower than the 36-bit product, keep its low bits.
+    let back = if gb >= 36 {
+        back.zext(gb)
+    } else {
+        let wide = m.wire_of("in_back", back);
+        m.sink_unused("in_back_high", wide.slice(35, gb));
+        wide.slice(gb - 1, 0)
+    };
+    let base = global_base(&mut m, &entry, gb);
+    let origin = m.wire_of("in_origin", base.sub(back));
     let region_is = |rs: &[u64]| {
         rs.iter()
             .map(|&r| region.expr().eq(Expr::constant(r, 8)))
@@ -157,11 +176,11 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let halo_const = latched(&mut m, "halo_const", entry_field(&entry, "halo_const"));
     let (i, i_d) = m.state("row", wb, 0);
     let (j, j_d) = m.state("col", wb, 0);
-    let (g, g_d) = m.state("gaddr", 64, 0);
-    let (row, row_d) = m.state("row_base", 64, 0);
+    let (g, g_d) = m.state("gaddr", gb, 0);
+    let (row, row_d) = m.state("row_base", gb, 0);
     let (s, s_d) = m.state("saddr", 16, 0);
     let (run, run_d) = m.state("run", 16, 0);
-    let (last, last_d) = m.state("last_seg", 64 - seg_lg, 0);
+    let (last, last_d) = m.state("last_seg", gb - seg_lg, 0);
     let (last_valid, last_valid_d) = m.state("last_valid", 1, 0);
 
     // This cycle's chunk.
@@ -196,7 +215,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             .or(borders.bit(0).and(in_left))
             .or(borders.bit(2).and(in_tile.not())),
     );
-    let segment = m.wire_of("segment", g.slice(63, seg_lg));
+    let segment = m.wire_of("segment", g.slice(gb - 1, seg_lg));
     let need_req = m.wire_of(
         "need_req",
         constant
@@ -217,7 +236,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             .and(at_row_end.expr())
             .and(i_next.expr().eq(walk_rows.expr())),
     );
-    let next_row = m.wire_of("next_row_base", row.expr().add(ldb.expr().zext(64)));
+    let next_row = m.wire_of("next_row_base", row.expr().add(ldb.expr().zext(gb)));
     let step = Expr::mux(
         unit.expr(),
         bytes.expr().zext(19),
@@ -283,7 +302,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             Expr::mux(
                 at_row_end.expr(),
                 next_row.expr(),
-                g.expr().add(step.zext(64)),
+                g.expr().add(step.zext(gb)),
             ),
             hold(&g),
         ),

@@ -55,7 +55,11 @@ pub fn build(
     let resp_cta = m.input("mem_resp_cta_i", cb, "The response's CTA.");
     let resp_buf = m.input("mem_resp_buf_i", bb, "The response's buffer.");
     let req_valid_o = m.output("mem_req_valid_o", 1, "A segment request.");
-    let req_addr_o = m.output("mem_req_addr_o", 64, "The segment's address.");
+    let req_addr_o = m.output(
+        "mem_req_addr_o",
+        design.global_bits,
+        "The segment's address.",
+    );
     let tag_cta_o = m.output("tag_cta_o", cb, "CTA of the request and chunk.");
     let tag_buf_o = m.output("tag_buf_o", bb, "Buffer of the request and chunk.");
     let chunk_valid_o = m.output("chunk_valid_o", 1, "A chunk this cycle.");
@@ -202,7 +206,10 @@ pub fn build(
     m.assign(&chunk_const_o, ag["chunk_const_o"].expr());
     m.assign(&chunk_shared_o, ag["chunk_shared_o"].expr());
     m.assign(&chunk_offset_o, ag["chunk_global_o"].slice(seg_lg - 1, 0));
-    m.sink_unused("chunk_global", ag["chunk_global_o"].slice(63, seg_lg));
+    m.sink_unused(
+        "chunk_global",
+        ag["chunk_global_o"].slice(design.global_bits - 1, seg_lg),
+    );
     m.assign(&chunk_bytes_o, ag["chunk_bytes_o"].expr());
     m.assign(&const_o, ag["const_o"].expr());
     m.assign(&complete_valid_o, complete.expr());

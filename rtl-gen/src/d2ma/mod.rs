@@ -65,7 +65,18 @@ pub struct D2maDesign {
     pub buffers: u32,
     /// Global segment size in bytes: 32, 64 or 128.
     pub segment_bytes: u32,
+    /// Bits of the global addresses the AGEN computes and the engine requests (the paper's
+    /// 64 by default). The table entry keeps the paper's 64-bit global field, whose bits above
+    /// these are ignored: addresses wrap modulo `2^global_bits`.
+    pub global_bits: u32,
 }
+
+/// Fewest global address bits a design may have: every step between consecutive chunks is below
+/// 2^20 bytes, so with at least 21 bits the mask-and-compare of consecutive segments sees the
+/// same segments on wrapped addresses as on full ones.
+pub const MIN_GLOBAL_BITS: u32 = 24;
+/// Most global address bits: the entry's field.
+pub const MAX_GLOBAL_BITS: u32 = 64;
 
 impl D2maDesign {
     /// Validates a request: 1..=32 CTAs, 1..=8 buffers, 32/64/128-byte segments.
@@ -91,13 +102,49 @@ impl D2maDesign {
             ctas,
             buffers,
             segment_bytes,
+            global_bits: MAX_GLOBAL_BITS,
         })
+    }
+
+    /// The same design with `bits` global address bits (24 to 64).
+    pub fn with_global_bits(self, bits: u32) -> Result<Self, Error> {
+        if !(MIN_GLOBAL_BITS..=MAX_GLOBAL_BITS).contains(&bits) {
+            return Err(Error::Model(models::Error::OutOfRange {
+                name: "global_bits".into(),
+                value: bits.to_string(),
+                allowed: format!("{MIN_GLOBAL_BITS} to {MAX_GLOBAL_BITS}"),
+            }));
+        }
+        Ok(Self {
+            global_bits: bits,
+            ..self
+        })
+    }
+
+    /// `addr` as the design holds it: its low `global_bits` bits.
+    pub fn wrap_global(&self, addr: u64) -> u64 {
+        if self.global_bits >= 64 {
+            addr
+        } else {
+            addr & ((1u64 << self.global_bits) - 1)
+        }
     }
 
     /// The module name: `d2ma_agen_s<segment>`, `d2ma_controller_c<ctas>_b<buffers>`,
     /// `d2ma_raw_check_c<ctas>_b<buffers>`, `d2ma_engine_c<ctas>_b<buffers>` (with
-    /// `_s<segment>` for segments other than 128 bytes).
+    /// `_s<segment>` for segments other than 128 bytes), then `_g<bits>` for an AGEN or engine
+    /// with fewer than 64 global address bits.
     pub fn name(&self) -> String {
+        let base = self.base_name();
+        let global = matches!(self.block, Block::Agen | Block::Engine);
+        if global && self.global_bits < MAX_GLOBAL_BITS {
+            format!("{base}_g{}", self.global_bits)
+        } else {
+            base
+        }
+    }
+
+    fn base_name(&self) -> String {
         match self.block {
             Block::Agen => format!("d2ma_agen_s{}", self.segment_bytes),
             Block::Controller => format!("d2ma_controller_c{}_b{}", self.ctas, self.buffers),
@@ -163,6 +210,19 @@ mod tests {
             D2maDesign::new(Block::Engine, 2, 1, 32).unwrap().name(),
             "d2ma_engine_c2_b1_s32"
         );
+        let g = D2maDesign::new(Block::Engine, 8, 4, 128)
+            .unwrap()
+            .with_global_bits(32)
+            .unwrap();
+        assert_eq!(g.name(), "d2ma_engine_c8_b4_g32");
+        assert_eq!(g.wrap_global(0x1_2345_6789), 0x2345_6789);
+        let c = D2maDesign::new(Block::Controller, 8, 4, 128).unwrap();
+        assert_eq!(
+            c.with_global_bits(32).unwrap().name(),
+            "d2ma_controller_c8_b4"
+        );
+        let msg = c.with_global_bits(16).unwrap_err().to_string();
+        assert_eq!(msg, "global_bits = 16 is out of range: allowed 24 to 64");
         assert!(D2maDesign::new(Block::RawCheck, 0, 4, 128).is_err());
         assert!(D2maDesign::new(Block::RawCheck, 8, 9, 128).is_err());
         let msg = D2maDesign::new(Block::Agen, 8, 4, 96)

@@ -261,11 +261,11 @@ pub fn harness(design: &D2maDesign) -> Harness {
                 p("busy_o", 1),
                 p("chunk_valid_o", 1),
                 p("chunk_const_o", 1),
-                p("chunk_global_o", 64),
+                p("chunk_global_o", design.global_bits),
                 p("chunk_shared_o", 16),
                 p("chunk_bytes_o", 8),
                 p("req_valid_o", 1),
-                p("req_addr_o", 64),
+                p("req_addr_o", design.global_bits),
                 p("const_o", 16),
                 p("done_o", 1),
             ],
@@ -288,7 +288,7 @@ pub fn harness(design: &D2maDesign) -> Harness {
             ],
             vec![
                 p("mem_req_valid_o", 1),
-                p("mem_req_addr_o", 64),
+                p("mem_req_addr_o", design.global_bits),
                 p("tag_cta_o", cb),
                 p("tag_buf_o", bb),
                 p("chunk_valid_o", 1),
@@ -491,8 +491,10 @@ fn controller_vectors(design: &D2maDesign, plan: &D2maPlan, rng: &mut ChaCha8Rng
     out
 }
 
-/// One AGEN cycle as a vector, stepping `model`.
-pub fn agen_vector(model: &mut AgenModel, input: &AgenIn) -> Vector {
+/// One AGEN cycle of `design` as a vector, stepping `model` (global addresses wrapped to the
+/// design's bits).
+pub fn agen_vector(design: &D2maDesign, model: &mut AgenModel, input: &AgenIn) -> Vector {
+    let g = design.global_bits;
     let o = model.step(input);
     let c = o.chunk.unwrap_or(models::d2ma::Chunk {
         global: 0,
@@ -512,11 +514,11 @@ pub fn agen_vector(model: &mut AgenModel, input: &AgenIn) -> Vector {
             bit(o.busy),
             bit(o.chunk.is_some()),
             bit(c.constant),
-            num(c.global, 64),
+            num(design.wrap_global(c.global), g),
             num(u64::from(c.shared), 16),
             num(u64::from(c.bytes), 8),
             bit(c.request.is_some()),
-            num(c.request.unwrap_or(0), 64),
+            num(design.wrap_global(c.request.unwrap_or(0)), g),
             num(u64::from(o.constant), 16),
             bit(o.done),
         ],
@@ -541,6 +543,7 @@ fn agen_vectors(
         let random = n >= directed;
         for _ in 0..if random { rng.gen_range(0..3) } else { 0 } {
             out.push(agen_vector(
+                design,
                 &mut model,
                 &AgenIn {
                     start: None,
@@ -549,6 +552,7 @@ fn agen_vectors(
             ));
         }
         out.push(agen_vector(
+            design,
             &mut model,
             &AgenIn {
                 start: Some(entry),
@@ -558,7 +562,7 @@ fn agen_vectors(
         loop {
             let start = (random && rng.gen_bool(0.05)).then(|| random_entry(rng));
             let mem_ready = !random || rng.gen_bool(0.75);
-            let v = agen_vector(&mut model, &AgenIn { start, mem_ready });
+            let v = agen_vector(design, &mut model, &AgenIn { start, mem_ready });
             let done = v.expected[9].bit(0);
             out.push(v);
             if done {
@@ -600,7 +604,10 @@ fn engine_vector(
         ],
         expected: vec![
             bit(c.request.is_some()),
-            num(c.request.unwrap_or(0), 64),
+            num(
+                design.wrap_global(c.request.unwrap_or(0)),
+                design.global_bits,
+            ),
             num(tc.into(), cb),
             num(tb.into(), bb),
             bit(o.chunk.is_some()),
