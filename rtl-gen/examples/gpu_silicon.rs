@@ -487,18 +487,19 @@ fn report_transpose(results: &Path, docs: &Path) {
     print!("{csv}");
 }
 
-/// The least-squares fit of T = C1 * iwc + C2 and its coefficient of determination.
-fn report_latency(results: &Path, docs: &Path) {
-    let rows = read_csv(&results.join("latency.csv"), "i,");
-    let pts: Vec<(f64, f64)> = rows
-        .iter()
-        .map(|r| {
-            (
-                number(r, "i") * number(r, "w") * number(r, "c"),
-                number(r, "cycles"),
-            )
-        })
+/// The congestion the model gives the latency kernel's access (gpu/latency.cu) with `c`
+/// threads on the first bank, in `bytes`-byte words: `c` itself for 4-byte words, and for 8-byte
+/// words what [`WideModel::LoadGroups`] says of the half-warps.
+fn latency_congestion(bytes: u64, c: u64) -> u64 {
+    let (crowded, spread) = if bytes == 8 { (16, 17) } else { (32, 33) };
+    let words: Vec<u64> = (0..32)
+        .map(|lane| lane * if lane < c { crowded } else { spread })
         .collect();
+    u64::from(wide_congestion(&words, bytes, 32, WideModel::LoadGroups))
+}
+
+/// The least-squares fit of `y = c1 * x + c2` and its coefficient of determination.
+fn fit(pts: &[(f64, f64)]) -> (f64, f64, f64) {
     let n = pts.len() as f64;
     let (sx, sy) = pts.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
     let (mx, my) = (sx / n, sy / n);
@@ -508,26 +509,63 @@ fn report_latency(results: &Path, docs: &Path) {
     let c2 = my - c1 * mx;
     let ss_res: f64 = pts.iter().map(|(x, y)| (y - c1 * x - c2).powi(2)).sum();
     let ss_tot: f64 = pts.iter().map(|(_, y)| (y - my).powi(2)).sum();
-    let r2 = 1.0 - ss_res / ss_tot;
-    let mut csv = String::from("i,w,c,iwc,cycles,fit\n");
-    for (r, (x, y)) in rows.iter().zip(&pts) {
+    (c1, c2, 1.0 - ss_res / ss_tot)
+}
+
+/// The fits of T = C1 * i * w * c + C2 for 4-byte and 8-byte words (`c` the model's congestion
+/// of the access), and for 8-byte words also against the nominal `c` (the report's x axis).
+fn report_latency(results: &Path, docs: &Path) {
+    let rows = read_csv(&results.join("latency.csv"), "bytes,");
+    let mut csv = String::from("bytes,i,w,c,model_congestion,iwc,cycles,fit\n");
+    let mut fits = String::from("gpu,words,x,c1_cycles,c2_cycles,r2,points\n");
+    for bytes in [4u64, 8] {
+        let sel: Vec<&BTreeMap<String, String>> = rows
+            .iter()
+            .filter(|r| number(r, "bytes") as u64 == bytes)
+            .collect();
+        let point = |r: &BTreeMap<String, String>, model: bool| {
+            let c = number(r, "c") as u64;
+            let c = if model { latency_congestion(bytes, c) } else { c };
+            (
+                number(r, "i") * number(r, "w") * c as f64,
+                number(r, "cycles"),
+            )
+        };
+        let pts: Vec<(f64, f64)> = sel.iter().map(|r| point(r, true)).collect();
+        let (c1, c2, r2) = fit(&pts);
         writeln!(
-            csv,
-            "{},{},{},{x},{y},{:.1}",
-            r["i"],
-            r["w"],
-            r["c"],
-            c1 * x + c2
+            fits,
+            "H100,{bytes}-byte,i*w*model congestion,{c1:.4},{c2:.2},{r2:.5},{}",
+            pts.len()
         )
         .unwrap();
+        if bytes == 8 {
+            let nominal: Vec<(f64, f64)> = sel.iter().map(|r| point(r, false)).collect();
+            let (n1, n2, nr2) = fit(&nominal);
+            writeln!(
+                fits,
+                "H100,{bytes}-byte,i*w*c (threads on one bank),{n1:.4},{n2:.2},{nr2:.5},{}",
+                nominal.len()
+            )
+            .unwrap();
+        }
+        for (r, (x, y)) in sel.iter().zip(&pts) {
+            let c = number(r, "c") as u64;
+            writeln!(
+                csv,
+                "{bytes},{},{},{c},{},{x},{y},{:.1}",
+                r["i"],
+                r["w"],
+                latency_congestion(bytes, c),
+                c1 * x + c2
+            )
+            .unwrap();
+        }
     }
+    fits.push_str("GTX 780 Ti (report),8-byte,i*w*c,1.047,337.698,,\n");
     write(&docs.join("latency_h100.csv"), &csv);
-    let fit = format!(
-        "gpu,c1_cycles,c2_cycles,r2,points\nH100 (4-byte words),{c1:.4},{c2:.2},{r2:.5},{}\nGTX 780 Ti (report; 8-byte words),1.047,337.698,,\n",
-        pts.len()
-    );
-    write(&docs.join("latency_fit.csv"), &fit);
-    print!("{fit}");
+    write(&docs.join("latency_fit.csv"), &fits);
+    print!("{fits}");
 }
 
 fn main() {
