@@ -91,6 +91,7 @@ pub fn render(
         ("CTAS".to_string(), u64::from(design.ctas)),
         ("BUFFERS".to_string(), u64::from(design.buffers)),
         ("SEGMENT_BYTES".to_string(), u64::from(design.segment_bytes)),
+        ("GLOBAL_BITS".to_string(), u64::from(design.global_bits)),
         ("ENTRY_BITS".to_string(), u64::from(ENTRY_BITS)),
     ]);
     let coverage = match design.block {
