@@ -10,6 +10,7 @@
 use models::congestion::{congestion, wide_congestion, WideModel};
 use models::patterns::AccessPattern;
 use models::rap::{Permutation, ShiftLayout};
+use models::search::trace::Trace;
 use models::software::SoftwareIndex;
 use models::{Geometry, HashConfig, HashKind};
 use rand::{Rng, SeedableRng};
@@ -257,12 +258,74 @@ fn write(path: &Path, text: &str) {
     fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
 }
 
+/// The words of a warp access renumbered within their 4-byte bank (`bank + 32 * k`, `k` the
+/// word's rank among the bank's distinct words in thread order): the same banks, the same
+/// repeats, so the same congestion for 4- and 8-byte words, inside the probe's 4096 words.
+fn renumber(words: &[u64]) -> Vec<u64> {
+    let mut per_bank: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    words
+        .iter()
+        .map(|&x| {
+            let bank = x % 32;
+            let list = per_bank.entry(bank).or_default();
+            let k = list.iter().position(|&y| y == x).unwrap_or_else(|| {
+                list.push(x);
+                list.len() - 1
+            });
+            bank + 32 * k as u64
+        })
+        .collect()
+}
+
+/// Warp accesses of the search issue's kernel suite (`kernels/*.trace`, written by `rtl-gen
+/// kernels`): per kernel, the first full-warp access of each distinct 4-byte congestion, up to
+/// four, renumbered to fit the probe.
+fn kernel_probes() -> Vec<Probe> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels");
+    let mut files: Vec<_> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "trace"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let trace =
+            Trace::parse(&text, 14, 32).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut seen = Vec::new();
+        for a in trace.accesses.iter().filter(|a| a.addresses.len() == 32) {
+            let c = congestion(&a.addresses, |x| x % 32);
+            if seen.contains(&c) {
+                continue;
+            }
+            seen.push(c);
+            out.push(Probe {
+                id: format!("kernel-{name}-c{c}"),
+                family: "kernel".into(),
+                layout: "raw".into(),
+                pattern: format!("{name} {} c{c}", a.label),
+                indices: renumber(&a.addresses),
+            });
+            if seen.len() == 4 {
+                break;
+            }
+        }
+    }
+    out
+}
+
 fn patterns(gen: &Path) {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let configs = hash_configs();
     let mut probes = class_probes(&mut rng);
     probes.extend(layout_probes());
     probes.extend(hash_probes(&configs));
+    probes.extend(kernel_probes());
     let mut txt = String::from("# id word_bytes 32 word indices (gpu/probe input)\n");
     let mut csv =
         String::from("id,word_bytes,family,layout,pattern,model_ld,model_st,naive,warp,groups\n");
@@ -525,7 +588,11 @@ fn report_latency(results: &Path, docs: &Path) {
             .collect();
         let point = |r: &BTreeMap<String, String>, model: bool| {
             let c = number(r, "c") as u64;
-            let c = if model { latency_congestion(bytes, c) } else { c };
+            let c = if model {
+                latency_congestion(bytes, c)
+            } else {
+                c
+            };
             (
                 number(r, "i") * number(r, "w") * c as f64,
                 number(r, "cycles"),
