@@ -72,7 +72,8 @@ pub struct RapArgs {
     /// Seed of the random test vectors.
     #[arg(long, default_value_t = VectorPlan::default().seed)]
     vector_seed: u64,
-    /// Test vector budget (a baked converter with w*w at most this is checked exhaustively).
+    /// Test vector budget (a baked converter with w^dims elements at most this is checked
+    /// exhaustively).
     #[arg(long, default_value_t = VectorPlan::default().vectors)]
     vectors: usize,
     /// Print the manifest as JSON instead of a summary.

@@ -42,7 +42,7 @@ enum Command {
     D2ma(cmd_d2ma::D2maArgs),
     /// Simulate the warp congestion of RAW, RAS and RAP layouts (the RAP paper's Tables II, IV).
     Congestion(cmd_congestion::CongestionArgs),
-    /// Generate a RAP (or RAS) address converter: Verilog, manifest, filelist, core, testbench.
+    /// Generate a RAP, RAS or 3P address converter: Verilog, manifest, filelist, core, testbench.
     Rap(cmd_rap::RapArgs),
     /// Synthesize a generated block with Yosys: area, delay, cells, depth.
     Synth(cmd_synth::SynthArgs),
