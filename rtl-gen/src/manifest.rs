@@ -2,10 +2,12 @@
 //! `<name>.core`: what lets a generated block drop into existing flows, and what `cosim` and
 //! `synth` read back.
 
+use crate::output::Staging;
 use crate::rtl::{Direction, Module};
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use testbenches::{Harness, Vector};
 
 /// Version of the manifest's layout; bumped when a field changes meaning.
 pub const FORMAT_VERSION: u32 = 1;
@@ -113,6 +115,27 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// Writes the block folder `<out_dir>/<top>` atomically ([`Staging`]): the RTL files
+    /// (`(file name, text)`, as `rtl_files` lists them), this manifest, the filelist, the FuseSoC
+    /// core, and the testbench of `harness` with its `vectors` under `tb/`. Returns its path.
+    pub fn write_block(
+        &self,
+        out_dir: &Path,
+        rtl: &[(String, String)],
+        harness: &Harness,
+        vectors: &[Vector],
+    ) -> Result<PathBuf, Error> {
+        let name = &self.top;
+        let staging = Staging::new(out_dir, name)?;
+        for (file, text) in rtl {
+            staging.write(file, text)?;
+        }
+        staging.write(&format!("{name}.json"), &self.to_json())?;
+        staging.write(&format!("{name}.f"), &self.filelist())?;
+        staging.write(&format!("{name}.core"), &self.core())?;
+        testbenches::write_testbench(&staging.path().join("tb"), harness, vectors)?;
+        staging.commit()
+    }
     /// The ports of `module`, clock and reset first.
     pub fn ports_of(module: &Module) -> Vec<ManifestPort> {
         let mut ports = Vec::new();

@@ -4,7 +4,6 @@
 use super::vectors::{self, D2maPlan};
 use super::{Block, D2maDesign};
 use crate::manifest::{generator, Manifest, ManifestField, ManifestTestbench, FORMAT_VERSION};
-use crate::output::Staging;
 use crate::rtl::verilog;
 use crate::Error;
 use models::d2ma::entry::{ENTRY_BITS, FIELDS};
@@ -150,18 +149,5 @@ pub fn write(
     out_dir: &Path,
 ) -> Result<PathBuf, Error> {
     let (files, manifest, vectors) = render(design, plan, transfers, command);
-    let name = &manifest.top;
-    let staging = Staging::new(out_dir, name)?;
-    for (file, text) in &files {
-        staging.write(file, text)?;
-    }
-    staging.write(&format!("{name}.json"), &manifest.to_json())?;
-    staging.write(&format!("{name}.f"), &manifest.filelist())?;
-    staging.write(&format!("{name}.core"), &manifest.core())?;
-    testbenches::write_testbench(
-        &staging.path().join("tb"),
-        &vectors::harness(design),
-        &vectors,
-    )?;
-    staging.commit()
+    manifest.write_block(out_dir, &files, &vectors::harness(design), &vectors)
 }

@@ -4,7 +4,6 @@
 use super::vectors::{self, VectorPlan, EXHAUSTIVE_MAX_ADDR_BITS};
 use super::{HashDesign, Variant};
 use crate::manifest::{generator, Manifest, ManifestField, ManifestTestbench, FORMAT_VERSION};
-use crate::output::Staging;
 use crate::rtl::verilog;
 use crate::Error;
 use std::collections::BTreeMap;
@@ -132,17 +131,7 @@ pub fn write(
     out_dir: &Path,
 ) -> Result<PathBuf, Error> {
     let (text, manifest) = render(design, plan, command);
-    let name = &manifest.top;
-    let staging = Staging::new(out_dir, name)?;
-    staging.write(&format!("{name}.v"), &text)?;
-    staging.write(&format!("{name}.json"), &manifest.to_json())?;
-    staging.write(&format!("{name}.f"), &manifest.filelist())?;
-    staging.write(&format!("{name}.core"), &manifest.core())?;
+    let rtl = [(format!("{}.v", manifest.top), text)];
     let vectors = vectors::vectors(design, plan);
-    testbenches::write_testbench(
-        &staging.path().join("tb"),
-        &vectors::harness(design),
-        &vectors,
-    )?;
-    staging.commit()
+    manifest.write_block(out_dir, &rtl, &vectors::harness(design), &vectors)
 }

@@ -4,7 +4,6 @@
 use super::vectors::{self, VectorPlan};
 use super::RapDesign;
 use crate::manifest::{generator, Manifest, ManifestTestbench, FORMAT_VERSION};
-use crate::output::Staging;
 use crate::rtl::verilog;
 use crate::Error;
 use std::collections::BTreeMap;
@@ -111,16 +110,6 @@ pub fn write(
     out_dir: &Path,
 ) -> Result<PathBuf, Error> {
     let (text, manifest, vectors) = render(design, plan, command);
-    let name = &manifest.top;
-    let staging = Staging::new(out_dir, name)?;
-    staging.write(&format!("{name}.v"), &text)?;
-    staging.write(&format!("{name}.json"), &manifest.to_json())?;
-    staging.write(&format!("{name}.f"), &manifest.filelist())?;
-    staging.write(&format!("{name}.core"), &manifest.core())?;
-    testbenches::write_testbench(
-        &staging.path().join("tb"),
-        &vectors::harness(design),
-        &vectors,
-    )?;
-    staging.commit()
+    let rtl = [(format!("{}.v", manifest.top), text)];
+    manifest.write_block(out_dir, &rtl, &vectors::harness(design), &vectors)
 }
