@@ -10,6 +10,7 @@
 //! - [`cosim`]: co-simulation of a generated block folder;
 //! - [`qor`]: synthesis of a generated block folder (`synth.json`);
 //! - [`sweep`]: many blocks generated and synthesized in parallel, tabulated and plotted;
+//! - [`plot`]: the SVG line charts of the sweeps and of the congestion tables;
 //! - [`structures`]: the configurable hashers built every way that could decide their depth;
 //! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
 //! - [`search_report`]: the tables, JSON, configuration files and heat map of `rtl-gen search`.
@@ -22,6 +23,7 @@ pub mod flow;
 pub mod hash;
 pub mod manifest;
 pub mod output;
+pub mod plot;
 pub mod qor;
 pub mod rap;
 pub mod rtl;

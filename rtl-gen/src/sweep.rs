@@ -13,6 +13,7 @@
 use crate::hash::vectors::VectorPlan;
 use crate::hash::{block, HashDesign};
 use crate::manifest::generator;
+use crate::plot::{line_chart, push, Axes, Marker};
 use crate::qor::{self, BlockSynth};
 use crate::Error;
 use models::{Geometry, HashConfig, HashConfigObject, HashFunction, HashKind};
@@ -396,57 +397,24 @@ pub fn write_outputs(results: &SweepResults, out: &Path) -> Result<Vec<PathBuf>,
 }
 
 /// Colours of the lines, one per kind in [`HashKind::ALL`] order.
-const COLOURS: [(u8, u8, u8); 6] = [
-    (120, 120, 120),
-    (31, 119, 180),
-    (255, 127, 14),
-    (44, 160, 44),
-    (214, 39, 40),
-    (148, 103, 189),
-];
-
-/// One plotted line: kind name, colour index, (log2 banks, value) points.
-type Series = (String, usize, Vec<(f64, f64)>);
-
 /// An SVG of `value` against the bank count (log2 axis), one line per kind.
 pub fn plot(
     results: &SweepResults,
     label: &str,
     value: fn(&synth::SynthReport) -> Option<f64>,
 ) -> String {
-    use plotters::prelude::*;
-
-    let mut series: Vec<Series> = Vec::new();
+    let mut series = Vec::new();
     for p in results.points.iter().filter(|p| p.ok()) {
         let Some(v) = p.synth.as_ref().and_then(|s| value(&s.report)) else {
             continue;
         };
-        let x = (p.banks as f64).log2();
-        match series.iter_mut().find(|(k, _, _)| *k == p.kind) {
-            Some((_, _, pts)) => pts.push((x, v)),
-            None => {
-                let colour = HashKind::ALL
-                    .iter()
-                    .position(|k| k.name() == p.kind)
-                    .unwrap_or(0);
-                series.push((p.kind.clone(), colour, vec![(x, v)]));
-            }
-        }
+        let colour = HashKind::ALL
+            .iter()
+            .position(|k| k.name() == p.kind)
+            .unwrap_or(0);
+        let point = ((p.banks as f64).log2(), v);
+        push(&mut series, &p.kind, colour, Marker::Dot, point);
     }
-    let xs = series.iter().flat_map(|s| s.2.iter().map(|p| p.0));
-    let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
-    let (x_min, x_max) = if x_min > x_max {
-        (1.0, 2.0)
-    } else if x_min == x_max {
-        (x_min - 1.0, x_max + 1.0)
-    } else {
-        (x_min, x_max)
-    };
-    let y_max = series
-        .iter()
-        .flat_map(|s| s.2.iter().map(|p| p.1))
-        .fold(0.0f64, f64::max);
-    let y_max = if y_max > 0.0 { y_max * 1.1 } else { 1.0 };
     let variant = if results.configurable {
         "configurable"
     } else {
@@ -461,54 +429,14 @@ pub fn plot(
         results.addr_bits,
         if results.pipeline { ", registered" } else { "" }
     );
-
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (720, 480)).into_drawing_area();
-        let draw = || -> Result<(), Box<dyn std::error::Error + '_>> {
-            root.fill(&WHITE)?;
-            let mut chart = ChartBuilder::on(&root)
-                .caption(&title, ("sans-serif", 18))
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(64)
-                .build_cartesian_2d(x_min - 0.2..x_max + 0.2, 0.0..y_max)?;
-            chart
-                .configure_mesh()
-                .x_desc("banks")
-                .y_desc(label)
-                .x_labels((x_max - x_min) as usize + 1)
-                .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as u64))
-                .y_label_formatter(&|y| format!("{y:.0}"))
-                .draw()?;
-            for (kind, colour, pts) in &series {
-                let (r, g, b) = COLOURS[*colour % COLOURS.len()];
-                let style = RGBColor(r, g, b);
-                chart
-                    .draw_series(LineSeries::new(pts.iter().copied(), style.stroke_width(2)))?
-                    .label(kind.as_str())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 18, y)], style.stroke_width(2))
-                    });
-                chart.draw_series(
-                    pts.iter()
-                        .map(|&(x, y)| Circle::new((x, y), 3, style.filled())),
-                )?;
-            }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .draw()?;
-            root.present()?;
-            Ok(())
-        };
-        if let Err(e) = draw() {
-            unreachable!("drawing into a string cannot fail: {e}");
-        }
-    }
-    svg
+    let axes = Axes {
+        title: &title,
+        size: (720, 480),
+        x_desc: "banks",
+        y_desc: label,
+        log_y: false,
+    };
+    line_chart(&axes, &series)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! block per scheme, patterns down, `w` across, as the paper's Table II), the comparison with
 //! the paper, the JSON lines and the SVG plot.
 
+use crate::plot::{line_chart, push, Axes, Marker};
 use models::rap::{paper, CellResult, Pattern, Scheme};
 use std::fmt::Write;
 
@@ -147,123 +148,38 @@ pub fn json_lines(results: &[CellResult]) -> String {
         .collect()
 }
 
-const COLOURS: [(u8, u8, u8); 8] = [
-    (120, 120, 120),
-    (31, 119, 180),
-    (214, 39, 40),
-    (44, 160, 44),
-    (255, 127, 14),
-    (148, 103, 189),
-    (140, 86, 75),
-    (227, 119, 194),
-];
-
 /// An SVG of the mean congestion against `w` (both axes logarithmic): one line per scheme and
 /// pattern, a colour per scheme and a marker per pattern.
 pub fn plot(results: &[CellResult]) -> String {
-    use plotters::prelude::*;
-
-    // (label, colour, pattern, points)
-    type Series = (String, usize, Pattern, Vec<(f64, f64)>);
-    let mut series: Vec<Series> = Vec::new();
+    let mut series = Vec::new();
     let scheme_list = schemes(results);
     for r in results {
         let dims = r.cell.shape.dims();
+        let colour = scheme_list
+            .iter()
+            .position(|&(d, s)| d == dims && s == r.cell.scheme)
+            .unwrap_or(0);
+        let marker = match r.cell.pattern {
+            Pattern::Contiguous => Marker::Dot,
+            Pattern::Stride(_) => Marker::Triangle,
+            Pattern::Diagonal => Marker::Cross,
+            Pattern::Random => Marker::Ring,
+            Pattern::Malicious => Marker::OpenTriangle,
+        };
         let label = format!("{} {}", label(r.cell.scheme), r.cell.pattern.name(dims));
         let point = (f64::from(r.cell.shape.w()).log2(), r.mean().max(1.0));
-        match series.iter_mut().find(|s| s.0 == label) {
-            Some(s) => s.3.push(point),
-            None => {
-                let colour = scheme_list
-                    .iter()
-                    .position(|&(d, s)| d == dims && s == r.cell.scheme)
-                    .unwrap_or(0);
-                series.push((label, colour, r.cell.pattern, vec![point]));
-            }
-        }
+        push(&mut series, &label, colour, marker, point);
     }
-    let xs = series.iter().flat_map(|s| s.3.iter().map(|p| p.0));
-    let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
-    let (x_min, x_max) = if x_min > x_max {
-        (1.0, 2.0)
-    } else if x_min == x_max {
-        (x_min - 1.0, x_max + 1.0)
-    } else {
-        (x_min, x_max)
-    };
-    let y_max = series
-        .iter()
-        .flat_map(|s| s.3.iter().map(|p| p.1))
-        .fold(2.0f64, f64::max)
-        * 1.3;
     let trials = results.first().map_or(0, |r| r.trials);
     let title = format!("Mean warp congestion against w ({trials} trials per point)");
-
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (800, 560)).into_drawing_area();
-        let draw = || -> Result<(), Box<dyn std::error::Error + '_>> {
-            root.fill(&WHITE)?;
-            let mut chart = ChartBuilder::on(&root)
-                .caption(&title, ("sans-serif", 18))
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(56)
-                .build_cartesian_2d(x_min - 0.2..x_max + 0.2, (0.9..y_max).log_scale())?;
-            chart
-                .configure_mesh()
-                .x_desc("w (banks = threads per warp)")
-                .y_desc("mean congestion")
-                .x_labels((x_max - x_min) as usize + 1)
-                .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as u64))
-                .y_label_formatter(&|y| format!("{y}"))
-                .draw()?;
-            for (label, colour, pattern, pts) in &series {
-                let (r, g, b) = COLOURS[*colour % COLOURS.len()];
-                let style = RGBColor(r, g, b);
-                let p = *pattern;
-                let marker =
-                    move |(x, y): (f64, f64)| -> DynElement<'static, SVGBackend, (f64, f64)> {
-                        match p {
-                            Pattern::Contiguous => {
-                                Circle::new((x, y), 4, style.filled()).into_dyn()
-                            }
-                            Pattern::Stride(_) => {
-                                TriangleMarker::new((x, y), 5, style.filled()).into_dyn()
-                            }
-                            Pattern::Diagonal => {
-                                Cross::new((x, y), 4, style.stroke_width(2)).into_dyn()
-                            }
-                            Pattern::Random => {
-                                Circle::new((x, y), 4, style.stroke_width(2)).into_dyn()
-                            }
-                            Pattern::Malicious => {
-                                TriangleMarker::new((x, y), 5, style.stroke_width(1)).into_dyn()
-                            }
-                        }
-                    };
-                chart
-                    .draw_series(LineSeries::new(pts.iter().copied(), style.stroke_width(2)))?
-                    .label(label.as_str())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 18, y)], style.stroke_width(2))
-                    });
-                chart.draw_series(pts.iter().map(|&pt| marker(pt)))?;
-            }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .draw()?;
-            root.present()?;
-            Ok(())
-        };
-        if let Err(e) = draw() {
-            unreachable!("drawing into a string cannot fail: {e}");
-        }
-    }
-    svg
+    let axes = Axes {
+        title: &title,
+        size: (800, 560),
+        x_desc: "w (banks = threads per warp)",
+        y_desc: "mean congestion",
+        log_y: true,
+    };
+    line_chart(&axes, &series)
 }
 
 #[cfg(test)]
