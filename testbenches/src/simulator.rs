@@ -4,13 +4,14 @@
 //! One file per simulator: [`verilator`] and [`icarus`].
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Duration;
 
 use serde::Serialize;
 
 use crate::error::Error;
 use crate::testbench::{Testbench, MAX_REPORTED_MISMATCHES};
-use crate::tools::{last_lines, Logged};
+use crate::tools::{first_error_lines, last_lines, run_logged, Logged};
 
 pub mod icarus;
 pub mod verilator;
@@ -95,6 +96,44 @@ pub(crate) fn make_work_dir(work_dir: &Path, sub: &str) -> Result<PathBuf, Error
         .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
     dir.canonicalize()
         .map_err(|e| Error::io(format!("resolving {}", dir.display()), e))
+}
+
+/// Lines of build output kept in an error.
+const BUILD_ERROR_LINES: usize = 30;
+
+/// The steps every driver takes once its commands are set up: run `build` (logged to
+/// `build_log`; a failure is [`Error::ToolFailed`] with the tool's first error lines, `what`
+/// naming the step), then `sim` (logged to `run_log`), and read the testbench's verdict.
+pub(crate) fn build_and_run(
+    simulator: &str,
+    version: String,
+    tb: &Testbench,
+    (build, build_log, what): (Command, &Path, &str),
+    (sim, run_log): (Command, &Path),
+) -> Result<CosimReport, Error> {
+    let built = run_logged(build, build_log, timeout())?;
+    if !built.status.is_some_and(|s| s.success()) {
+        return Err(Error::ToolFailed {
+            tool: simulator.to_owned(),
+            what: format!("{what} of {} (log: {})", tb.top, build_log.display()),
+            status: built
+                .status
+                .map_or_else(|| "timed out".to_owned(), |s| s.to_string()),
+            output: first_error_lines(&built.output, BUILD_ERROR_LINES),
+        });
+    }
+    let ran = run_logged(sim, run_log, timeout())?;
+    let verdict = parse_run(simulator, tb, &ran, run_log)?;
+    Ok(CosimReport {
+        simulator: simulator.to_owned(),
+        simulator_version: version,
+        vectors: tb.vectors,
+        passed: verdict.passed,
+        failed: verdict.failed,
+        mismatches: verdict.mismatches,
+        build_seconds: built.seconds,
+        run_seconds: ran.seconds,
+    })
 }
 
 /// What a finished simulation run said.

@@ -3,12 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
-use crate::simulator::{make_work_dir, parse_run, timeout, CosimReport, Simulator};
+use crate::simulator::{build_and_run, make_work_dir, CosimReport, Simulator};
 use crate::testbench::Testbench;
-use crate::tools::{first_error_lines, run_logged, ExternalTool};
-
-/// Lines of compiler output kept in an error.
-const ERROR_LINES: usize = 30;
+use crate::tools::ExternalTool;
 
 /// Icarus Verilog (`iverilog` and `vvp`, found through `IVERILOG` / `VVP` or `PATH`): a 4-state
 /// event-driven simulator, so X and Z on outputs are seen and fail the `!==` checks.
@@ -33,34 +30,15 @@ impl Simulator for Icarus {
             .arg(&image)
             .args(rtl)
             .arg(&tb.source);
-        let build_log = dir.join("build.log");
-        let built = run_logged(build, &build_log, timeout())?;
-        if !built.status.is_some_and(|s| s.success()) {
-            return Err(Error::ToolFailed {
-                tool: "iverilog".to_owned(),
-                what: format!("compile of {} (log: {})", tb.top, build_log.display()),
-                status: built
-                    .status
-                    .map_or_else(|| "timed out".to_owned(), |s| s.to_string()),
-                output: first_error_lines(&built.output, ERROR_LINES),
-            });
-        }
-
         // -n: a $stop ends the run instead of waiting for interactive input.
         let mut sim = vvp.command();
         sim.arg("-n").arg(&image).current_dir(tb.dir());
-        let run_log = dir.join("run.log");
-        let ran = run_logged(sim, &run_log, timeout())?;
-        let verdict = parse_run(self.name(), tb, &ran, &run_log)?;
-        Ok(CosimReport {
-            simulator: self.name().to_owned(),
-            simulator_version: version,
-            vectors: tb.vectors,
-            passed: verdict.passed,
-            failed: verdict.failed,
-            mismatches: verdict.mismatches,
-            build_seconds: built.seconds,
-            run_seconds: ran.seconds,
-        })
+        build_and_run(
+            self.name(),
+            version,
+            tb,
+            (build, &dir.join("build.log"), "compile"),
+            (sim, &dir.join("run.log")),
+        )
     }
 }

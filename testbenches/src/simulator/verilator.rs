@@ -3,12 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
-use crate::simulator::{make_work_dir, parse_run, timeout, CosimReport, Simulator};
+use crate::simulator::{build_and_run, make_work_dir, CosimReport, Simulator};
 use crate::testbench::Testbench;
-use crate::tools::{find_on_path, first_error_lines, run_logged, ExternalTool};
-
-/// Lines of build output kept in an error.
-const ERROR_LINES: usize = 30;
+use crate::tools::{find_on_path, ExternalTool};
 
 /// Verilator (found through `VERILATOR` or `PATH`), building a C++ simulation binary.
 ///
@@ -65,33 +62,14 @@ impl Simulator for Verilator {
         if std::env::var_os("OBJCACHE").is_none() && find_on_path(Path::new("ccache")).is_some() {
             build.env("OBJCACHE", "ccache");
         }
-        let build_log = mdir.join("build.log");
-        let built = run_logged(build, &build_log, timeout())?;
-        if !built.status.is_some_and(|s| s.success()) {
-            return Err(Error::ToolFailed {
-                tool: "verilator".to_owned(),
-                what: format!("build of {} (log: {})", tb.top, build_log.display()),
-                status: built
-                    .status
-                    .map_or_else(|| "timed out".to_owned(), |s| s.to_string()),
-                output: first_error_lines(&built.output, ERROR_LINES),
-            });
-        }
-
         let mut sim = std::process::Command::new(mdir.join(format!("V{}", tb.top)));
         sim.current_dir(tb.dir());
-        let run_log = mdir.join("run.log");
-        let ran = run_logged(sim, &run_log, timeout())?;
-        let verdict = parse_run(self.name(), tb, &ran, &run_log)?;
-        Ok(CosimReport {
-            simulator: self.name().to_owned(),
-            simulator_version: version,
-            vectors: tb.vectors,
-            passed: verdict.passed,
-            failed: verdict.failed,
-            mismatches: verdict.mismatches,
-            build_seconds: built.seconds,
-            run_seconds: ran.seconds,
-        })
+        build_and_run(
+            self.name(),
+            version,
+            tb,
+            (build, &mdir.join("build.log"), "build"),
+            (sim, &mdir.join("run.log")),
+        )
     }
 }
