@@ -1,5 +1,14 @@
 //! Liberty files: recognising plain and gzip-compressed ones, reading the library name,
-//! and giving Yosys a plain file it can read.
+//! and giving Yosys a plain working copy in which the cells real flows keep out of logic
+//! synthesis are marked `dont_use`.
+//!
+//! Those cells are SkyWater's multi-power-domain cells (`*__lpflow_*`: isolation buffers and
+//! latches, keep-alive buffers, bleeders) and probe cells (`*__probe*`), the dont-use list of the
+//! sky130hd platforms of OpenROAD-flow-scripts and SiliconCompiler. Left in, ABC maps ordinary
+//! AND gates to `lpflow_isobufsrc` isolation buffers, which need a second power rail. Yosys 0.23's
+//! `abc` has no `-dont_use` option, but ABC skips cells whose liberty group says
+//! `dont_use : true`, so the working copy gets that line in each such cell (as
+//! OpenROAD-flow-scripts' `markDontUse.py` does).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -14,11 +23,40 @@ use crate::error::Error;
 pub(crate) struct Liberty {
     /// The path the caller gave.
     pub given: PathBuf,
-    /// A plain (uncompressed) file Yosys reads: `given` itself, or its decompressed copy
-    /// in the work folder.
+    /// The plain (uncompressed) working copy Yosys reads, in the work folder, with the
+    /// dont-use cells marked.
     pub plain: PathBuf,
     /// The name in the file's `library (...)` group.
     pub library: String,
+}
+
+/// Substrings of the cell names marked `dont_use` in the working copy (see the module docs).
+pub(crate) const DONT_USE: [&str; 2] = ["__lpflow_", "__probe"];
+
+/// The first line of a working copy: a copy without it (from an older rtl-gen) is remade.
+const COPY_MARK: &str =
+    "/* working copy by rtl-gen synth: dont_use marked on __lpflow_ and __probe cells */";
+
+/// The name of the cell a liberty line opens (`cell ("name") {` or `cell (name) {`), if any.
+fn cell_name(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("cell")?.trim_start();
+    let rest = rest.strip_prefix('(')?;
+    let name = rest.split(')').next()?.trim().trim_matches('"').trim();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Copies the liberty text of `input` to `out`, the mark line first and `dont_use : true ;`
+/// after the opening line of every cell whose name contains a [`DONT_USE`] substring.
+fn copy_marked(input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
+    writeln!(out, "{COPY_MARK}")?;
+    for line in input.lines() {
+        let line = line?;
+        writeln!(out, "{line}")?;
+        if cell_name(&line).is_some_and(|n| DONT_USE.iter().any(|d| n.contains(d))) {
+            writeln!(out, "    dont_use : true ;")?;
+        }
+    }
+    Ok(())
 }
 
 /// How many lines to read looking for the `library (...)` group before giving up.
@@ -69,9 +107,9 @@ pub(crate) fn library_name(reader: impl BufRead) -> Option<String> {
     None
 }
 
-/// Checks `path`, reads its library name and, when it is gzip-compressed, decompresses
-/// it to `<work_dir>/<name without .gz>` (kept there so that `synth.ys` can be rerun by
-/// hand; reused while it is newer than the source).
+/// Checks `path`, reads its library name and writes its working copy (decompressed when it is
+/// gzip, dont-use cells marked) to `<work_dir>/<name without .gz>` (kept there so that
+/// `synth.ys` can be rerun by hand; reused while it is newer than the source).
 pub(crate) fn prepare(path: &Path, work_dir: &Path) -> Result<Liberty, Error> {
     let unusable = |reason: String| Error::Liberty {
         path: path.to_path_buf(),
@@ -85,15 +123,6 @@ pub(crate) fn prepare(path: &Path, work_dir: &Path) -> Result<Liberty, Error> {
     let library = library_name(BufReader::new(reader)).ok_or_else(|| {
         unusable("no `library (...)` group found: not a liberty file, or corrupt".into())
     })?;
-    let gz = is_gzip(path).map_err(|e| unusable(e.to_string()))?;
-    let given_abs = std::path::absolute(path).map_err(|e| unusable(e.to_string()))?;
-    if !gz {
-        return Ok(Liberty {
-            given: path.to_path_buf(),
-            plain: given_abs,
-            library,
-        });
-    }
 
     let file_name = path
         .file_name()
@@ -106,14 +135,22 @@ pub(crate) fn prepare(path: &Path, work_dir: &Path) -> Result<Liberty, Error> {
         format!("{stem}.lib")
     };
     let plain = work_dir.join(stem);
+    let marked = || -> Option<bool> {
+        let first = BufReader::new(File::open(&plain).ok()?)
+            .lines()
+            .next()?
+            .ok()?;
+        Some(first == COPY_MARK)
+    };
     let fresh = std::fs::metadata(&plain)
         .ok()
         .zip(meta.modified().ok())
         .and_then(|(m, src)| Some(m.len() > 0 && m.modified().ok()? >= src))
-        .unwrap_or(false);
+        .unwrap_or(false)
+        && marked().unwrap_or(false);
     if !fresh {
-        // Decompress next to the target and rename, so an interrupted run never leaves
-        // a truncated library that a later run would take as fresh.
+        // Write next to the target and rename, so an interrupted run never leaves a truncated
+        // library that a later run would take as fresh.
         let tmp = work_dir.join(format!(
             ".{}.partial",
             plain.file_name().unwrap().to_string_lossy()
@@ -122,10 +159,10 @@ pub(crate) fn prepare(path: &Path, work_dir: &Path) -> Result<Liberty, Error> {
             path: tmp.clone(),
             source,
         };
-        let mut out = File::create(&tmp).map_err(write_err)?;
-        let mut input = open_text(path).map_err(|e| unusable(e.to_string()))?;
-        std::io::copy(&mut input, &mut out)
-            .map_err(|e| unusable(format!("decompressing failed: {e}")))?;
+        let mut out = std::io::BufWriter::new(File::create(&tmp).map_err(write_err)?);
+        let input = open_text(path).map_err(|e| unusable(e.to_string()))?;
+        copy_marked(BufReader::new(input), &mut out)
+            .map_err(|e| unusable(format!("copying failed: {e}")))?;
         out.flush().map_err(write_err)?;
         drop(out);
         std::fs::rename(&tmp, &plain).map_err(|source| Error::WorkDir {
@@ -173,19 +210,47 @@ mod tests {
         assert_eq!(lib.library, "tiny_lib");
         assert_eq!(lib.given, gz);
         assert_eq!(lib.plain, work.join("tiny.lib"));
-        assert_eq!(std::fs::read_to_string(&lib.plain).unwrap(), TINY);
+        assert_eq!(
+            std::fs::read_to_string(&lib.plain).unwrap(),
+            format!("{COPY_MARK}\n{TINY}")
+        );
         // A second call reuses the copy.
         assert_eq!(prepare(&gz, &work).unwrap(), lib);
     }
 
     #[test]
-    fn plain_file_is_used_in_place() {
+    fn plain_file_is_copied_and_an_unmarked_copy_remade() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("tiny.lib");
         std::fs::write(&p, TINY).unwrap();
-        let lib = prepare(&p, dir.path()).unwrap();
-        assert_eq!(lib.plain, std::path::absolute(&p).unwrap());
+        let work = dir.path().join("work");
+        std::fs::create_dir(&work).unwrap();
+        // A copy an older version left, newer than the source but without the mark.
+        std::fs::write(work.join("tiny.lib"), TINY).unwrap();
+        let lib = prepare(&p, &work).unwrap();
+        assert_eq!(lib.plain, work.join("tiny.lib"));
         assert_eq!(lib.library, "tiny_lib");
+        assert!(std::fs::read_to_string(&lib.plain)
+            .unwrap()
+            .starts_with(COPY_MARK));
+    }
+
+    #[test]
+    fn lpflow_and_probe_cells_are_marked_dont_use() {
+        let text = "library (sky) {\n  cell (\"sky130_fd_sc_hd__and2_1\") {\n    area : 6.2;\n  }\n  \
+                    cell (\"sky130_fd_sc_hd__lpflow_isobufsrc_1\") {\n  }\n  cell (sky130_fd_sc_hd__probe_p_8) {\n  }\n}\n";
+        let mut out = Vec::new();
+        copy_marked(text.as_bytes(), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        let after = |cell: &str| {
+            let i = lines.iter().position(|l| l.contains(cell)).unwrap();
+            lines[i + 1].trim()
+        };
+        assert_eq!(after("and2_1"), "area : 6.2;");
+        assert_eq!(after("lpflow_isobufsrc_1"), "dont_use : true ;");
+        assert_eq!(after("probe_p_8"), "dont_use : true ;");
+        assert_eq!(out.matches("dont_use : true").count(), 2);
     }
 
     #[test]
