@@ -12,7 +12,7 @@ use std::path::Path;
 use testbenches::CosimReport;
 
 /// The fixed configurations of the flow, one per kind, as configuration-object JSON: the
-/// paper's Fig. 5 bit-vector XOR, the fixed XOR of its reference [17] (`addr[0..4] ^
+/// paper's Fig. 5 bit-vector XOR, the fixed XOR of its reference \[17\] (`addr[0..4] ^
 /// addr[5..9]`) as bitwise XOR, and simple full-rank choices for the others.
 pub const FERMI_CONFIGS: [&str; 6] = [
     r#"{"kind":"modulo","addr_bits":14,"banks":32}"#,

@@ -211,8 +211,9 @@ impl LayoutKind {
 
 /// The address map of a `w x w` matrix under RAW, RAS or RAP: one shift per row.
 ///
-/// This is the golden model of the RAP (and RAS) address converter: `address(row, col) = row * w
-/// + ((col + shift[row]) mod w)` and `bank(row, col) = (col + shift[row]) mod w`.
+/// This is the golden model of the RAP (and RAS) address converter:
+/// `address(row, col) = row * w + ((col + shift[row]) mod w)` and
+/// `bank(row, col) = (col + shift[row]) mod w`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShiftLayout {
     kind: LayoutKind,

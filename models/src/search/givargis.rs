@@ -1,4 +1,4 @@
-//! The Givargis heuristic (the XOR paper's section 5.2.1, after Givargis [3]), extended to
+//! The Givargis heuristic (the XOR paper's section 5.2.1, after Givargis \[3\]), extended to
 //! several reference sets by summing their qualities.
 //!
 //! For each reference set `R` (a distinct warp access) and candidate bank bit `i`, the quality

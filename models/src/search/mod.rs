@@ -2,7 +2,7 @@
 //! to the configuration of each hash family that removes the most bank conflicts.
 //!
 //! - [`trace`]: the trace format, one warp access per line;
-//! - [`classify`]: linear, stride, block and random accesses (section 3.1);
+//! - [`classify`](mod@classify): linear, stride, block and random accesses (section 3.1);
 //! - [`cost`]: distinct access sets with multiplicities, replays and mean congestion;
 //! - [`exhaustive`]: bit-vector permutation and XOR, full and pruned (section 5.1);
 //! - [`columns`]: the candidate bank bits of the bitwise heuristics (Table 3);
@@ -40,7 +40,7 @@ use std::str::FromStr;
 pub enum Heuristic {
     /// Every configuration of a bit-vector family (section 5.1).
     Exhaustive,
-    /// The fixed XOR of [17], `addr[0..m) ^ addr[m..2m)`: a reference, not a search.
+    /// The fixed XOR of \[17\], `addr[0..m) ^ addr[m..2m)`: a reference, not a search.
     Fixed,
     /// The Givargis heuristic, summed over reference sets (section 5.2.1).
     Givargis,
@@ -244,7 +244,7 @@ fn bitwise(workload: &Workload, kind: HashKind, heuristic: Heuristic) -> Candida
     Candidate { config, cost }
 }
 
-/// The fixed XOR of [17]: `bank = addr[0..m) ^ addr[m..2m)`; `None` when `n = m`.
+/// The fixed XOR of \[17\]: `bank = addr[0..m) ^ addr[m..2m)`; `None` when `n = m`.
 pub fn fixed_xor(geometry: Geometry) -> Option<HashConfig> {
     let m = geometry.bank_bits();
     HashConfig::new(
