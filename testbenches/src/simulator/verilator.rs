@@ -13,9 +13,9 @@ use crate::tools::{find_on_path, ExternalTool};
 /// lint-clean, with two make jobs. When `ccache` is on `PATH` and the environment does not set
 /// `OBJCACHE`, the build sets `OBJCACHE=ccache`: Verilator's runtime files and an unchanged
 /// design then compile from the cache (set `OBJCACHE` to an empty value to turn this off).
-/// Measured on the 2-core machine for a small DUT and 100 000 vectors: a cold build takes
-/// about 7.5 s (10 s of CPU), a build served by ccache about 0.45 s (0.3 s of CPU); the run
-/// itself takes well under 0.1 s.
+/// Measured on the idle 2-core machine for a small DUT and 100 000 vectors: a cold build takes
+/// 3.4 to 4 s, a build served by ccache about 0.2 s; the run itself takes well under 0.1 s
+/// (docs/BENCHMARKS.md).
 ///
 /// The C++ is compiled at Verilator's own default, `-Os`. Measured on the project's 2-core
 /// machine with 100 000 vectors: `-CFLAGS -O1` changes nothing (verilated.mk puts `-Os` after
