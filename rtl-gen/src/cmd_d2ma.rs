@@ -174,18 +174,9 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
         random: args.random,
     };
     let dir = block::write(&design, &plan, &transfers, command, &args.out)?;
-    let (manifest, _) = rtl_gen::manifest::Manifest::load(&dir)?;
-    if args.json {
-        print!("{}", manifest.to_json());
-    } else {
-        println!(
-            "{}: D2MA {}, {} testbench vectors ({})",
-            dir.display(),
-            manifest.kind,
-            manifest.testbench.vectors,
-            manifest.testbench.coverage
-        );
-    }
+    crate::print_written_block(&dir, args.json, |manifest| {
+        format!("D2MA {}", manifest.kind)
+    })?;
     if args.report {
         report(&design, &plan, &transfers);
     }

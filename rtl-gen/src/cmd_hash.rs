@@ -182,20 +182,14 @@ pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
         configs: args.configs.max(1),
     };
     let dir = block::write(&design, &plan, command, &args.out)?;
-    let (manifest, _) = rtl_gen::manifest::Manifest::load(&dir)?;
-    if args.json {
-        print!("{}", manifest.to_json());
-    } else {
-        println!(
-            "{}: {} {} hasher, {} address bits, {} banks, {} testbench vectors ({})",
-            dir.display(),
+    crate::print_written_block(&dir, args.json, |manifest| {
+        format!(
+            "{} {} hasher, {} address bits, {} banks",
             manifest.variant,
             manifest.kind,
             design.geometry.addr_bits(),
-            design.geometry.banks(),
-            manifest.testbench.vectors,
-            manifest.testbench.coverage
-        );
-    }
+            design.geometry.banks()
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -199,13 +199,9 @@ pub fn run(args: RapArgs, command: &str) -> Result<ExitCode, Error> {
         vectors: args.vectors.max(1),
     };
     let dir = block::write(&design, &plan, command, &args.out)?;
-    let (manifest, _) = rtl_gen::manifest::Manifest::load(&dir)?;
-    if args.json {
-        print!("{}", manifest.to_json());
-    } else {
-        println!(
-            "{}: {} {} converter, w = {}{}, {}{}, {} testbench vectors ({})",
-            dir.display(),
+    crate::print_written_block(&dir, args.json, |manifest| {
+        format!(
+            "{} {} converter, w = {}{}, {}{}",
             manifest.variant,
             manifest.kind.to_uppercase(),
             design.w(),
@@ -223,10 +219,8 @@ pub fn run(args: RapArgs, command: &str) -> Result<ExitCode, Error> {
                 ", registered outputs"
             } else {
                 ""
-            },
-            manifest.testbench.vectors,
-            manifest.testbench.coverage
-        );
-    }
+            }
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }

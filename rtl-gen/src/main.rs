@@ -71,6 +71,29 @@ fn command_line() -> String {
         .join(" ")
 }
 
+/// What `hash`, `rap` and `d2ma` print after writing a block to `dir`: its manifest as JSON
+/// with `--json`, otherwise one line, `<dir>: <what>, <N> testbench vectors (<coverage>)`, where
+/// `what` describes the block from its manifest.
+fn print_written_block(
+    dir: &std::path::Path,
+    json: bool,
+    what: impl FnOnce(&rtl_gen::manifest::Manifest) -> String,
+) -> Result<(), rtl_gen::Error> {
+    let (manifest, _) = rtl_gen::manifest::Manifest::load(dir)?;
+    if json {
+        print!("{}", manifest.to_json());
+    } else {
+        println!(
+            "{}: {}, {} testbench vectors ({})",
+            dir.display(),
+            what(&manifest),
+            manifest.testbench.vectors,
+            manifest.testbench.coverage
+        );
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {

@@ -2,6 +2,8 @@
 //! under Verilator at the paper's size (8 CTAs x 4 buffers, 128 B segments) and two others,
 //! a corrupted expectation caught, Verilog pinned by snapshots, and the CLI's bad input.
 
+mod common;
+
 use rtl_gen::d2ma::vectors::D2maPlan;
 use rtl_gen::d2ma::{block, Block, D2maDesign};
 use std::path::Path;
@@ -37,14 +39,7 @@ fn every_block_and_testbench_is_lint_clean() {
             let (manifest, _) = rtl_gen::manifest::Manifest::load(&dir).unwrap();
             let rtl: Vec<_> = manifest.rtl_files.iter().map(|f| dir.join(f)).collect();
             let tb = dir.join(format!("tb/tb_{name}.v"));
-            let with_tb: Vec<_> = rtl.iter().cloned().chain([tb]).collect();
-            testbenches::lint::verilator_lint(&rtl, &name)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
-            testbenches::lint::verilator_lint(&with_tb, &format!("tb_{name}"))
-                .unwrap_or_else(|e| panic!("tb of {name}: {e}"));
-            testbenches::lint::iverilog_compile(&with_tb, &format!("tb_{name}"))
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
-            synth::check(&rtl, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            common::assert_lint_clean(&rtl, &tb, &name);
         }
     }
 }

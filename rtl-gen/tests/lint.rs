@@ -19,12 +19,6 @@ fn every_module_and_testbench_is_lint_clean() {
         let name = design.name();
         let rtl = dir.join(format!("{name}.v"));
         let tb = dir.join(format!("tb/tb_{name}.v"));
-        testbenches::lint::verilator_lint(std::slice::from_ref(&rtl), &name)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        testbenches::lint::verilator_lint(&[rtl.clone(), tb.clone()], &format!("tb_{name}"))
-            .unwrap_or_else(|e| panic!("tb of {name}: {e}"));
-        testbenches::lint::iverilog_compile(&[rtl.clone(), tb], &format!("tb_{name}"))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        synth::check(&[rtl], &name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        common::assert_lint_clean(&[rtl], &tb, &name);
     }
 }

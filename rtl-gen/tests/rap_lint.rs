@@ -1,29 +1,13 @@
-//! Every generated RAP/RAS/3P converter (baked, loadable, packed, wide) and its testbench pass `verilator --lint-only -Wall` with
-//! nothing suppressed, `iverilog -g2005`, and Yosys `hierarchy -check; proc; check -assert`.
+//! Every generated RAP/RAS/3P converter (baked, loadable, packed, wide) and its testbench pass
+//! `verilator --lint-only -Wall` with nothing suppressed, `iverilog -g2005`, and Yosys
+//! `hierarchy -check; proc; check -assert`.
+
+mod common;
 
 use models::rap::LayoutKind;
 use rtl_gen::rap::block;
 use rtl_gen::rap::vectors::VectorPlan;
 use rtl_gen::rap::RapDesign;
-use std::path::Path;
-use std::process::Command;
-
-fn yosys_check(file: &Path, top: &str) {
-    let script = format!(
-        "read_verilog {}; hierarchy -check -top {top}; proc; check -assert",
-        file.display()
-    );
-    let out = Command::new("yosys")
-        .args(["-q", "-p", &script])
-        .output()
-        .expect("yosys runs");
-    assert!(
-        out.status.success(),
-        "yosys check of {top}:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// The designs linted: both kinds, every variant, powers of two and not, the extremes.
 fn designs() -> Vec<RapDesign> {
@@ -76,13 +60,7 @@ fn every_converter_and_testbench_is_lint_clean() {
         let name = design.name();
         let rtl = dir.join(format!("{name}.v"));
         let tb = dir.join(format!("tb/tb_{name}.v"));
-        testbenches::lint::verilator_lint(std::slice::from_ref(&rtl), &name)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        testbenches::lint::verilator_lint(&[rtl.clone(), tb.clone()], &format!("tb_{name}"))
-            .unwrap_or_else(|e| panic!("tb of {name}: {e}"));
-        testbenches::lint::iverilog_compile(&[rtl.clone(), tb], &format!("tb_{name}"))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        yosys_check(&rtl, &name);
+        common::assert_lint_clean(std::slice::from_ref(&rtl), &tb, &name);
         let text = std::fs::read_to_string(&rtl).unwrap();
         assert!(!text.contains("lint_off"), "{name}");
     }

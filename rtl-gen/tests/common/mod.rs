@@ -1,10 +1,12 @@
-//! Shared helpers of the integration tests: the matrix of designs they cover.
+//! Shared helpers of the integration tests: the matrix of hash designs they cover, and the lint
+//! checks every generated block passes.
 #![allow(dead_code)]
 
 use models::{HashConfig, HashConfigObject, HashKind};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rtl_gen::hash::HashDesign;
+use std::path::{Path, PathBuf};
 
 /// The shapes every kind is exercised at: the paper's Fermi case (n = 14, 32 banks), n = m,
 /// m = 1, n = 64, the smallest (n = 1) and a wide one (n = 64, 65536 banks).
@@ -53,4 +55,17 @@ pub fn all_designs() -> Vec<HashDesign> {
         }
     }
     out
+}
+
+/// The acceptance checks of a generated block `top` (RTL files `rtl`) and its testbench `tb`:
+/// `verilator --lint-only -Wall` with nothing suppressed on the RTL and on RTL plus testbench,
+/// `iverilog -g2005` on both, and Yosys `hierarchy -check; proc; check -assert` on the RTL.
+pub fn assert_lint_clean(rtl: &[PathBuf], tb: &Path, top: &str) {
+    let with_tb: Vec<PathBuf> = rtl.iter().cloned().chain([tb.to_path_buf()]).collect();
+    testbenches::lint::verilator_lint(rtl, top).unwrap_or_else(|e| panic!("{top}: {e}"));
+    testbenches::lint::verilator_lint(&with_tb, &format!("tb_{top}"))
+        .unwrap_or_else(|e| panic!("tb of {top}: {e}"));
+    testbenches::lint::iverilog_compile(&with_tb, &format!("tb_{top}"))
+        .unwrap_or_else(|e| panic!("{top}: {e}"));
+    synth::check(rtl, top).unwrap_or_else(|e| panic!("{top}: {e}"));
 }
