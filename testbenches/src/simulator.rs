@@ -144,7 +144,9 @@ pub(crate) struct Verdict {
 }
 
 /// Read the verdict of a simulation run from its output: exactly one `<dut>: P passed, F failed`
-/// line with P + F equal to the testbench's vector count, printed by a run that exited normally.
+/// line with P + F equal to the testbench's vector count. A testbench ends with `$fatal` when a
+/// vector failed, so a run that exited abnormally is a verdict only if its summary counts
+/// failures; any other abnormal end (a load failure, a crash after the summary) is no verdict.
 pub(crate) fn parse_run(
     simulator: &str,
     tb: &Testbench,
@@ -158,17 +160,12 @@ pub(crate) fn parse_run(
         log: log.to_owned(),
         tail: last_lines(&run.output, TAIL_LINES),
     };
-    match run.status {
-        None => {
-            return Err(no_summary(
-                "timed out; see TESTBENCHES_TIMEOUT_S".to_owned(),
-            ))
-        }
-        Some(status) if !status.success() => {
-            return Err(no_summary(format!("the run ended with {status}")))
-        }
-        Some(_) => {}
-    }
+    let Some(status) = run.status else {
+        return Err(no_summary(
+            "timed out; see TESTBENCHES_TIMEOUT_S".to_owned(),
+        ));
+    };
+    let abnormal = || no_summary(format!("the run ended with {status}"));
     let summaries: Vec<(usize, usize)> = run
         .output
         .lines()
@@ -176,6 +173,7 @@ pub(crate) fn parse_run(
         .collect();
     let (passed, failed) = match summaries.as_slice() {
         [one] => *one,
+        [] if !status.success() => return Err(abnormal()),
         [] => return Err(no_summary("no summary line".to_owned())),
         _ => return Err(no_summary(format!("{} summary lines", summaries.len()))),
     };
@@ -185,6 +183,9 @@ pub(crate) fn parse_run(
             passed + failed,
             tb.vectors
         )));
+    }
+    if !status.success() && failed == 0 {
+        return Err(abnormal());
     }
     let mismatches = run
         .output

@@ -119,7 +119,12 @@ fn write_hex_lines(path: &Path, values: impl Iterator<Item = Bits>) -> Result<()
 /// refuses to give a verdict if either does not hold `vectors` fully defined lines, drives each
 /// stimulus, compares every output with `!==` (so X and Z fail), prints at most
 /// [`MAX_REPORTED_MISMATCHES`] `MISMATCH vector <i> in=<hex> expected=<hex> got=<hex>` lines, and
-/// ends with exactly one `<dut>: <P> passed, <F> failed` line (P + F = `vectors`).
+/// prints exactly one `<dut>: <P> passed, <F> failed` line (P + F = `vectors`).
+///
+/// It fails like a test, so any runner that trusts the exit status (FuseSoC, make, a CI) sees a
+/// broken design: when a vector fails, or when the vector files do not load, it ends with
+/// `$fatal` (Icarus' `vvp` exits with status 1, a Verilator binary aborts with SIGABRT);
+/// otherwise with `$finish` (status 0).
 ///
 /// A clocked DUT with combinational outputs ([`Timing::Clocked`]) gets the same clock and reset
 /// and one vector per cycle, checked 1 ns after it is applied, before the rising edge.
@@ -165,6 +170,7 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
          // Stimulus: {stim_file}, one hex line per vector: {{{ins}}}.\n\
          // Expected: {expect_file}, one hex line per vector: {{{outs}}}.\n\
          // Prints at most {max} MISMATCH lines, then exactly one line `{dut}: P passed, F failed`.\n\
+         // Ends with $fatal (a non-zero exit status) if F > 0 or the vector files do not load.\n\
          `timescale 1ns/1ps\n\
          \n\
          module {top};\n\
@@ -261,7 +267,8 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
          \x20   tb_failed = 0;\n\
          \x20   tb_reports = 0;\n\
          \x20   if (!tb_load_ok) begin\n\
-         \x20     $display(\"ERROR: {top}: {stim_file} / {expect_file} do not hold %0d defined vectors\", N);\n\
+         \x20     $fatal(1, \"{top}: %s / %s do not hold %0d defined vectors\",\n\
+         \x20            \"{stim_file}\", \"{expect_file}\", N);\n\
          \x20   end else begin",
         load("stimulus_mem", "IN_W", &stim_file),
         load("expected_mem", "OUT_W", &expect_file),
@@ -274,6 +281,9 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
     let _ = writeln!(
         v,
         "      $display(\"{dut}: %0d passed, %0d failed\", tb_passed, tb_failed);\n\
+         \x20     if (tb_failed != 0) begin\n\
+         \x20       $fatal(1, \"{dut}: %0d of %0d vectors failed\", tb_failed, N);\n\
+         \x20     end\n\
          \x20   end\n\
          \x20   $finish;\n\
          \x20 end\n\

@@ -384,3 +384,73 @@ fn broken_rtl_is_a_build_error_with_the_tools_message() {
     let err = verilator_lint(&[rtl[0].clone(), tb.source.clone()], &tb.top).unwrap_err();
     assert!(err.to_string().contains("a_oops"), "{err}");
 }
+
+/// Run a built simulation the way a runner that trusts exit statuses does (FuseSoC, make, a CI):
+/// in the testbench's folder, with nothing but the program. Returns whether it exited 0, and
+/// what it printed.
+fn run_directly(mut cmd: std::process::Command, tb: &Testbench) -> (bool, String) {
+    let out = cmd.current_dir(tb.dir()).output().unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+#[test]
+fn failing_testbenches_exit_non_zero_when_run_directly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rtl = write_rtl(tmp.path(), "mix", MIX);
+    let harness = mix_harness("mix", Timing::Combinational);
+    let good = mix_vectors(40);
+    let tb = write_testbench(&tmp.path().join("tb"), &harness, &good).unwrap();
+
+    // Build once each: Verilator through its driver (the binary is what any runner builds with
+    // `verilator --binary`), Icarus by hand with the command a user would type.
+    let work = tmp.path().join("work");
+    Verilator.run(&rtl, &tb, &work).unwrap();
+    let verilator_binary = work.join("verilator").join(format!("V{}", tb.top));
+    let image = tmp.path().join("direct.vvp");
+    let built = std::process::Command::new("iverilog")
+        .args(["-g2005", "-s", &tb.top, "-o"])
+        .arg(&image)
+        .args(&rtl)
+        .arg(&tb.source)
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let runs = || {
+        let mut vvp = std::process::Command::new("vvp");
+        vvp.arg(&image);
+        [
+            ("vvp", run_directly(vvp, &tb)),
+            (
+                "verilator",
+                run_directly(std::process::Command::new(&verilator_binary), &tb),
+            ),
+        ]
+    };
+
+    for (sim, (ok, text)) in runs() {
+        assert!(ok, "{sim}: correct vectors must exit 0:\n{text}");
+        assert!(text.contains("mix: 40 passed, 0 failed"), "{sim}:\n{text}");
+    }
+
+    // One corrupted expected value: the summary says so and the exit status is non-zero.
+    let mut corrupted = good.clone();
+    let wrong = corrupted[5].expected[0].field(0, 8) ^ 0x01;
+    corrupted[5].expected[0] = Bits::from_u64(wrong, 8);
+    write_testbench(&tmp.path().join("tb"), &harness, &corrupted).unwrap();
+    for (sim, (ok, text)) in runs() {
+        assert!(!ok, "{sim}: a mismatch must exit non-zero:\n{text}");
+        assert!(text.contains("mix: 39 passed, 1 failed"), "{sim}:\n{text}");
+    }
+
+    // A missing vector file: no verdict, and a non-zero exit status.
+    std::fs::remove_file(&tb.stimulus).unwrap();
+    for (sim, (ok, text)) in runs() {
+        assert!(
+            !ok,
+            "{sim}: a missing vector file must exit non-zero:\n{text}"
+        );
+        assert!(!text.contains("passed,"), "{sim}:\n{text}");
+    }
+}
