@@ -56,6 +56,8 @@ pub struct CongestionArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
@@ -106,10 +108,14 @@ impl CongestionArgs {
 
 /// Runs `rtl-gen congestion`.
 pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
+    args.output.apply();
     if args.trials == 0 {
         return Err(bad("--trials", "0", "at least one trial per cell"));
     }
     let cells = args.cells()?;
+    if let Some(path) = &args.plot {
+        rtl_gen::output::OutputFolder::check_files([path.as_path()])?;
+    }
     let total = args.trials * cells.len() as u64;
     let bar = if args.quiet || total < 1_000_000 {
         ProgressBar::hidden()
@@ -152,10 +158,8 @@ pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
         println!("{summary}");
     }
     if let Some(path) = &args.plot {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(Error::io(parent))?;
-        }
-        std::fs::write(path, congestion::plot(&results)).map_err(Error::io(path))?;
+        let svg = rtl_gen::output::ownership::sign_svg(&congestion::plot(&results));
+        rtl_gen::output::write_file(path, svg.as_bytes())?;
         if !args.json {
             println!("plot: {}", path.display());
         }

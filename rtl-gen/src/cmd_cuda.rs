@@ -21,6 +21,8 @@ Examples:
 pub struct CudaArgs {
     #[command(subcommand)]
     what: What,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 #[derive(Subcommand)]
@@ -152,10 +154,7 @@ impl LayoutHeaderArgs {
 fn emit(text: &str, out: Option<&PathBuf>) -> Result<ExitCode, Error> {
     match out {
         Some(path) => {
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(Error::io(parent))?;
-            }
-            std::fs::write(path, text).map_err(Error::io(path))?;
+            rtl_gen::output::write_file(path, text.as_bytes())?;
             println!("{}", path.display());
         }
         None => print!("{text}"),
@@ -165,6 +164,7 @@ fn emit(text: &str, out: Option<&PathBuf>) -> Result<ExitCode, Error> {
 
 /// Runs `rtl-gen cuda`.
 pub fn run(args: CudaArgs, command: &str) -> Result<ExitCode, Error> {
+    args.output.apply();
     match args.what {
         What::Hash(a) => {
             let design = HashDesign::new(&a.flags.object()?, false, false, false)?;

@@ -76,6 +76,8 @@ pub struct D2maArgs {
     /// (agen: cycles and requests per transfer; engine: configuration-to-request latency).
     #[arg(long)]
     report: bool,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 /// Parses a `--transfer` specification into a validated entry.
@@ -149,6 +151,7 @@ fn parse_transfer(spec: &str) -> Result<BufferEntry, Error> {
 
 /// Runs `rtl-gen d2ma`.
 pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
+    args.output.apply();
     let block = match args.block {
         BlockArg::Agen => Block::Agen,
         BlockArg::Controller => Block::Controller,

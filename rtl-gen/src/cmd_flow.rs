@@ -30,10 +30,13 @@ pub struct FlowArgs {
     /// Print the results as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 /// Runs `rtl-gen flow`.
 pub fn run(args: FlowArgs, command: &str) -> Result<ExitCode, Error> {
+    args.output.apply();
     let total = flow::designs().len();
     let mut done = 0;
     let rows = flow::run(

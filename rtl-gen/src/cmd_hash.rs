@@ -52,6 +52,8 @@ pub struct HashArgs {
     /// Print the manifest as JSON instead of a summary.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 /// The flags that name a hash configuration, shared by `rtl-gen hash` and `rtl-gen cuda hash`.
@@ -169,6 +171,7 @@ impl ConfigFlags {
 
 /// Runs `rtl-gen hash`.
 pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
+    args.output.apply();
     let object = args.flags.object()?;
     let design = HashDesign::new(
         &object,

@@ -2,6 +2,7 @@
 
 use clap::Args;
 use models::search::kernels::{suite, ADDR_BITS, BANKS, WARP};
+use rtl_gen::output::{write_file, OutputFolder};
 use rtl_gen::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,18 +19,28 @@ pub struct KernelsArgs {
     /// Folder the traces are written to.
     #[arg(long, default_value = "kernels")]
     out: PathBuf,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 /// Runs `rtl-gen kernels`.
 pub fn run(args: KernelsArgs) -> Result<ExitCode, Error> {
+    args.output.apply();
+    let kernels = suite();
+    let paths: Vec<PathBuf> = kernels
+        .iter()
+        .map(|k| args.out.join(format!("{}.trace", k.name)))
+        .collect();
+    OutputFolder::check(&args.out)?;
+    OutputFolder::check_files(paths.iter().map(PathBuf::as_path))?;
+    // Each trace names rtl-gen in its header, so the folder needs no marker.
     std::fs::create_dir_all(&args.out).map_err(Error::io(&args.out))?;
-    for kernel in suite() {
-        let path = args.out.join(format!("{}.trace", kernel.name));
+    for (kernel, path) in kernels.iter().zip(&paths) {
         let header = format!(
             "{}: {}\nwritten by `rtl-gen kernels`; {ADDR_BITS} address bits, {BANKS} banks, warps of {WARP}\nlabel, then the word addresses of the active threads",
             kernel.name, kernel.models
         );
-        std::fs::write(&path, kernel.trace.to_text(&header)).map_err(Error::io(&path))?;
+        write_file(path, kernel.trace.to_text(&header).as_bytes())?;
         println!(
             "{}: {} warp accesses",
             path.display(),

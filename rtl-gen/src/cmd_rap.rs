@@ -79,6 +79,8 @@ pub struct RapArgs {
     /// Print the manifest as JSON instead of a summary.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 fn bad(flag: &'static str, value: String, message: impl Into<String>) -> Error {
@@ -193,6 +195,7 @@ impl RapArgs {
 
 /// Runs `rtl-gen rap`.
 pub fn run(args: RapArgs, command: &str) -> Result<ExitCode, Error> {
+    args.output.apply();
     let design = args.design()?;
     let plan = VectorPlan {
         seed: args.vector_seed,

@@ -53,6 +53,8 @@ pub struct SearchArgs {
     /// After the reports, print the percentage of conflicts removed per trace as a Markdown table.
     #[arg(long)]
     summary: bool,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
@@ -74,6 +76,7 @@ fn read_trace(path: &Path, addr_bits: u32, warp_size: usize) -> Result<Trace, Er
 
 /// Runs `rtl-gen search`.
 pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
+    args.output.apply();
     let geometry = Geometry::new(args.addr_bits, args.banks)?;
     if args.warp_size == 0 {
         return Err(bad("--warp-size", "0", "at least one thread"));
@@ -99,24 +102,33 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
         })
         .collect::<Result<_, _>>()?;
     let several = traces.len() > 1;
+    let destinations: Vec<(PathBuf, String)> = traces
+        .iter()
+        .map(|(name, _)| {
+            if several {
+                (args.out.clone(), name.clone())
+            } else {
+                let parent = args
+                    .out
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+                let folder = args
+                    .out
+                    .file_name()
+                    .map_or_else(|| "search".into(), |f| f.to_string_lossy().into_owned());
+                (parent, folder)
+            }
+        })
+        .collect();
+    // Every destination is checked before any search runs or anything is written.
+    for (parent, folder) in &destinations {
+        Staging::check(parent, folder)?;
+    }
     let mut reports: Vec<(String, Report)> = Vec::new();
-    for (name, trace) in &traces {
+    for ((name, trace), (parent, folder)) in traces.iter().zip(&destinations) {
         let report = search(trace, geometry, &plan);
-        let (parent, folder) = if several {
-            (args.out.clone(), name.clone())
-        } else {
-            let parent = args
-                .out
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-            let folder = args
-                .out
-                .file_name()
-                .map_or_else(|| "search".into(), |f| f.to_string_lossy().into_owned());
-            (parent, folder)
-        };
-        let staging = Staging::new(&parent, &folder)?;
+        let staging = Staging::folder(parent, folder)?;
         for (file, contents) in search_report::files(name, trace, &report) {
             staging.write(&file, &contents)?;
         }

@@ -13,6 +13,8 @@ use std::process::ExitCode;
 pub struct SweepArgs {
     #[command(subcommand)]
     what: SweepWhat,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 #[derive(Subcommand)]
@@ -116,6 +118,7 @@ fn kinds(list: &[String]) -> Result<Vec<HashKind>, Error> {
 
 /// Runs `rtl-gen sweep`.
 pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
+    args.output.apply();
     match args.what {
         SweepWhat::Hash(a) => run_hash(a, command),
         SweepWhat::Structures(a) => run_structures(a, command),
@@ -124,8 +127,16 @@ pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
 
 fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error> {
     for lib in &args.liberty {
-        readable_liberty(lib)?;
+        synth::check_liberty(lib)?;
     }
+    models::Geometry::new(args.addr_bits, args.banks)?;
+    rtl_gen::output::OutputFolder::check(&args.out)?;
+    rtl_gen::output::OutputFolder::check_files(
+        ["structures.json", "structures.md"]
+            .map(|f| args.out.join(f))
+            .iter()
+            .map(PathBuf::as_path),
+    )?;
     let done = |a: &rtl_gen::structures::Alternative| {
         let status = match (&a.error, a.cosim) {
             (Some(e), _) => format!("FAILED: {e}"),
@@ -160,19 +171,14 @@ fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error>
     })
 }
 
-/// Refuses an unreadable liberty file once, before every point fails on it.
-fn readable_liberty(lib: &std::path::Path) -> Result<(), Error> {
-    std::fs::File::open(lib).map(drop).map_err(|e| {
-        Error::Synth(synth::Error::Liberty {
-            path: lib.to_path_buf(),
-            reason: e.to_string(),
-        })
-    })
-}
-
 fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
+    // Every input is checked before anything is written: a bad liberty file once (not at every
+    // point), every bank count, and the output files the sweep will replace.
     if let Some(lib) = &args.liberty {
-        readable_liberty(lib)?;
+        synth::check_liberty(lib)?;
+    }
+    for &banks in &args.banks {
+        models::Geometry::new(args.addr_bits, banks)?;
     }
     let plan = SweepPlan {
         kinds: kinds(&args.kinds)?,
@@ -183,6 +189,10 @@ fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
         liberty: args.liberty,
         out: args.out,
     };
+    rtl_gen::output::OutputFolder::check(&plan.out)?;
+    rtl_gen::output::OutputFolder::check_files(
+        sweep::output_files(&plan).iter().map(PathBuf::as_path),
+    )?;
     let jobs = args.jobs.unwrap_or(0);
     let total = plan.points().len() as u64;
     let bar = ProgressBar::new(total);

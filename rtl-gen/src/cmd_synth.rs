@@ -31,10 +31,13 @@ pub struct SynthArgs {
     /// Print synth.json instead of the table.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 /// Runs `rtl-gen synth`.
 pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
+    args.output.apply();
     let result = qor::synthesize_block(&args.dir, args.liberty.as_deref(), command)?;
     if args.json {
         print!("{}", result.to_json());

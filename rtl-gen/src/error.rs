@@ -53,6 +53,17 @@ pub enum Error {
         /// What is wrong, with its line number.
         source: models::search::TraceError,
     },
+    /// Something rtl-gen did not write is where it would write: refused without `--force`.
+    #[error(
+        "{path}: {what} is in the way and rtl-gen did not write it; nothing was changed \
+         (choose another output, or pass --force to replace it)"
+    )]
+    NotOurs {
+        /// The destination.
+        path: PathBuf,
+        /// What is there, in words (`a folder without rtl-gen's manifest or marker`).
+        what: &'static str,
+    },
     /// A file or folder that cannot be read or written.
     #[error("{path}: {source}")]
     Io {

@@ -60,8 +60,17 @@ pub fn run(
     command: &str,
     mut progress: impl FnMut(&str),
 ) -> Result<Vec<FlowRow>, Error> {
+    // Every input is checked before the first block is written.
+    testbenches::simulator_by_name(simulator)?;
+    if let Some(lib) = liberty {
+        synth::check_liberty(lib)?;
+    }
+    let designs = designs();
+    for design in &designs {
+        crate::output::Staging::check(out_dir, &design.name())?;
+    }
     let mut rows = Vec::new();
-    for design in designs() {
+    for design in designs {
         progress(&design.name());
         let dir = block::write(&design, &VectorPlan::default(), command, out_dir)?;
         let (_, cosim) = crate::cosim::run(&dir, simulator)?;

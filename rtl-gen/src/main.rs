@@ -11,6 +11,7 @@ mod cmd_rap;
 mod cmd_search;
 mod cmd_sweep;
 mod cmd_synth;
+mod output_args;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -96,6 +97,10 @@ fn print_written_block(
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = rtl_gen::output::cleanup::install_signal_handlers() {
+        eprintln!("error: cannot install the signal handlers that clean up on an interrupt: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Command::Hash(args) => cmd_hash::run(args, &command_line()),
         Command::Cosim(args) => cmd_cosim::run(args),

@@ -79,6 +79,10 @@ pub fn synthesize_block(
     command: &str,
 ) -> Result<BlockSynth, Error> {
     let (manifest, _) = Manifest::load(dir)?;
+    if let Some(lib) = liberty {
+        synth::check_liberty(lib)?;
+    }
+    crate::output::OutputFolder::check(&dir.join(SYNTH_DIR))?;
     let request = synth::SynthRequest {
         files: manifest.rtl_files.iter().map(|f| dir.join(f)).collect(),
         top: manifest.top.clone(),
@@ -98,6 +102,6 @@ pub fn synthesize_block(
         report,
     };
     let path = dir.join(SYNTH_JSON);
-    std::fs::write(&path, result.to_json()).map_err(Error::io(&path))?;
+    crate::output::write_file(&path, result.to_json().as_bytes())?;
     Ok(result)
 }

@@ -198,7 +198,7 @@ pub fn run(
     command: &str,
     done: &(dyn Fn(&Alternative) + Sync),
 ) -> Result<StructureResults, Error> {
-    std::fs::create_dir_all(out).map_err(Error::io(out))?;
+    crate::output::OutputFolder::open(out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -319,8 +319,8 @@ pub fn write_outputs(results: &StructureResults, out: &Path) -> Result<Vec<PathB
     let json = out.join("structures.json");
     let mut text = serde_json::to_string_pretty(results).unwrap_or_else(|e| unreachable!("{e}"));
     text.push('\n');
-    std::fs::write(&json, text).map_err(Error::io(&json))?;
+    crate::output::write_file(&json, text.as_bytes())?;
     let md = out.join("structures.md");
-    std::fs::write(&md, to_markdown(results)).map_err(Error::io(&md))?;
+    crate::output::write_file(&md, to_markdown(results).as_bytes())?;
     Ok(vec![json, md])
 }

@@ -256,7 +256,7 @@ pub fn run(
     jobs: usize,
     done: &(dyn Fn(&PointResult) + Sync),
 ) -> Result<SweepResults, Error> {
-    std::fs::create_dir_all(&plan.out).map_err(Error::io(&plan.out))?;
+    crate::output::OutputFolder::open(&plan.out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -375,22 +375,33 @@ fn metrics(liberty: bool) -> [Metric; 2] {
     }
 }
 
+/// The files [`write_outputs`] writes for `plan`, so they can be checked before the sweep runs.
+pub fn output_files(plan: &SweepPlan) -> Vec<PathBuf> {
+    let mut files = vec![plan.out.join("results.csv"), plan.out.join("results.json")];
+    files.extend(
+        metrics(plan.liberty.is_some())
+            .into_iter()
+            .map(|(stem, _, _)| plan.out.join(format!("{stem}_vs_banks.svg"))),
+    );
+    files
+}
+
 /// Writes `results.csv`, `results.json` and one SVG plot per metric into `out`; returns the
 /// files written.
 pub fn write_outputs(results: &SweepResults, out: &Path) -> Result<Vec<PathBuf>, Error> {
     let mut written = Vec::new();
     let csv = out.join("results.csv");
-    std::fs::write(&csv, to_csv(results)).map_err(Error::io(&csv))?;
+    crate::output::write_file(&csv, to_csv(results).as_bytes())?;
     written.push(csv);
     let json = out.join("results.json");
     let mut text = serde_json::to_string_pretty(results).unwrap_or_else(|e| unreachable!("{e}"));
     text.push('\n');
-    std::fs::write(&json, text).map_err(Error::io(&json))?;
+    crate::output::write_file(&json, text.as_bytes())?;
     written.push(json);
     for (stem, label, value) in metrics(results.mode == "liberty") {
         let path = out.join(format!("{stem}_vs_banks.svg"));
         let svg = plot(results, label, value);
-        std::fs::write(&path, svg).map_err(Error::io(&path))?;
+        crate::output::write_file(&path, svg.as_bytes())?;
         written.push(path);
     }
     Ok(written)

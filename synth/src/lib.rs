@@ -35,6 +35,7 @@ mod tool;
 
 pub use check::{check, CHECK_COMMANDS};
 pub use error::Error;
+pub use liberty::check_liberty;
 pub use report::{CriticalPath, Mode, SynthReport, SynthRequest, FORMAT_VERSION};
 pub use runner::{synthesize, LOG_FILE, REPORT_FILE};
 pub use table::render_table;

@@ -107,10 +107,10 @@ pub(crate) fn library_name(reader: impl BufRead) -> Option<String> {
     None
 }
 
-/// Checks `path`, reads its library name and writes its working copy (decompressed when it is
-/// gzip, dont-use cells marked) to `<work_dir>/<name without .gz>` (kept there so that
-/// `synth.ys` can be rerun by hand; reused while it is newer than the source).
-pub(crate) fn prepare(path: &Path, work_dir: &Path) -> Result<Liberty, Error> {
+/// Checks that `path` is a readable liberty file (plain or gzip) and returns its library name,
+/// writing nothing: callers run it before they create any output, so a bad `--liberty` is
+/// refused before anything is written.
+pub fn check_liberty(path: &Path) -> Result<String, Error> {
     let unusable = |reason: String| Error::Liberty {
         path: path.to_path_buf(),
         reason,
@@ -120,9 +120,21 @@ pub(crate) fn prepare(path: &Path, work_dir: &Path) -> Result<Liberty, Error> {
         return Err(unusable("not a regular file".into()));
     }
     let reader = open_text(path).map_err(|e| unusable(e.to_string()))?;
-    let library = library_name(BufReader::new(reader)).ok_or_else(|| {
+    library_name(BufReader::new(reader)).ok_or_else(|| {
         unusable("no `library (...)` group found: not a liberty file, or corrupt".into())
-    })?;
+    })
+}
+
+/// Checks `path`, reads its library name and writes its working copy (decompressed when it is
+/// gzip, dont-use cells marked) to `<work_dir>/<name without .gz>` (kept there so that
+/// `synth.ys` can be rerun by hand; reused while it is newer than the source).
+pub(crate) fn prepare(path: &Path, work_dir: &Path) -> Result<Liberty, Error> {
+    let unusable = |reason: String| Error::Liberty {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let library = check_liberty(path)?;
+    let meta = std::fs::metadata(path).map_err(|e| unusable(e.to_string()))?;
 
     let file_name = path
         .file_name()

@@ -55,6 +55,11 @@ pub fn synthesize(req: &SynthRequest) -> Result<SynthReport, Error> {
         })
         .collect::<Result<Vec<_>, _>>()?;
 
+    // Refuse a bad liberty file or a missing Yosys before the work folder is created.
+    if let Some(lib) = &req.liberty {
+        liberty::check_liberty(lib)?;
+    }
+    tool::find_yosys()?;
     std::fs::create_dir_all(&req.work_dir).map_err(|source| Error::WorkDir {
         path: req.work_dir.clone(),
         source,

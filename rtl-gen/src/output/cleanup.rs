@@ -1,0 +1,169 @@
+//! Staging names, and their removal: by a signal handler when the process is interrupted, and by
+//! the next run when the process that made them was killed outright.
+
+use rand::Rng;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The prefix of every staging name: `.rtl-gen-staging.<name>.<pid>.<random>`.
+pub const STAGING_PREFIX: &str = ".rtl-gen-staging.";
+
+/// Staging folders and files this process has under way, removed if a signal ends it.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A fresh staging path for `name` in `dir`: `.rtl-gen-staging.<name>.<pid>.<8 hex digits>`.
+pub fn staging_path(dir: &Path, name: &str) -> PathBuf {
+    let random: u32 = rand::thread_rng().gen();
+    dir.join(format!(
+        "{STAGING_PREFIX}{name}.{}.{random:08x}",
+        std::process::id()
+    ))
+}
+
+/// The process id in a staging name, if `file_name` is one.
+pub fn staging_pid(file_name: &str) -> Option<u32> {
+    let rest = file_name.strip_prefix(STAGING_PREFIX)?;
+    let mut parts = rest.rsplitn(3, '.');
+    let random = parts.next()?;
+    let pid = parts.next()?;
+    let name = parts.next()?;
+    (random.len() == 8 && random.bytes().all(|b| b.is_ascii_hexdigit()) && !name.is_empty())
+        .then(|| pid.parse().ok())
+        .flatten()
+}
+
+/// A staging path registered for removal on a signal; unregistered when dropped.
+pub struct Registered {
+    path: PathBuf,
+}
+
+impl Registered {
+    /// Registers `path` (not yet created) for removal if a signal ends the process.
+    pub fn new(path: PathBuf) -> Self {
+        LIVE.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(path.clone());
+        Self { path }
+    }
+
+    /// The registered path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = live.iter().position(|p| *p == self.path) {
+            live.swap_remove(i);
+        }
+    }
+}
+
+/// Removes a folder or file, whichever `path` is; nothing if it is gone.
+pub fn remove(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+        Ok(m) if m.is_dir() => match std::fs::remove_dir_all(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            other => other,
+        },
+        Ok(_) => match std::fs::remove_file(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            other => other,
+        },
+    }
+}
+
+/// Whether a process with id `pid` exists.
+fn alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists and may be signalled.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Removes the staging folders and files in `dir` whose process is gone (left by a run that was
+/// killed or crashed). Best effort: what cannot be removed now is left for a later run.
+pub fn remove_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(staging_pid) else {
+            continue;
+        };
+        if pid != std::process::id() && !alive(pid) {
+            let _ = remove(&entry.path());
+        }
+    }
+}
+
+/// Removes every registered staging path. Another thread may still be writing into one, so
+/// each is removed until it stays gone (a few tries).
+fn remove_live() {
+    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    for path in live.iter() {
+        for _ in 0..20 {
+            let _ = remove(path);
+            std::thread::sleep(Duration::from_millis(2));
+            if std::fs::symlink_metadata(path).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove this process's staging folders
+/// and files, then exit with status 128 + the signal's number (130 for SIGINT, 143 for
+/// SIGTERM), as a shell reports a process killed by it. Call once, early in `main`.
+pub fn install_signal_handlers() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("rtl-gen-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                remove_live();
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staging_names_carry_the_pid() {
+        let p = staging_path(Path::new("/x"), "hash_mod.v1");
+        let name = p.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with(".rtl-gen-staging.hash_mod.v1."), "{name}");
+        assert_eq!(staging_pid(name), Some(std::process::id()));
+        assert_eq!(staging_pid(".rtl-gen-staging.a.12.0000000g"), None);
+        assert_eq!(staging_pid(".rtl-gen-staging.12.0000000a"), None);
+        assert_eq!(staging_pid(".hash.abc"), None);
+    }
+
+    #[test]
+    fn stale_entries_of_dead_processes_are_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        // A pid above Linux's maximum (2^22) is never alive.
+        let dead = tmp.path().join(".rtl-gen-staging.blk.4999999.0badcafe");
+        std::fs::create_dir_all(dead.join("tb")).unwrap();
+        let mine = staging_path(tmp.path(), "blk");
+        std::fs::create_dir(&mine).unwrap();
+        let user = tmp.path().join(".rtl-gen-staging-notes");
+        std::fs::write(&user, "x").unwrap();
+        remove_stale(tmp.path());
+        assert!(!dead.exists());
+        assert!(mine.exists() && user.exists());
+    }
+}

@@ -1,0 +1,365 @@
+//! Output safety (docs/OUTPUT.md): rtl-gen never deletes or overwrites what it did not write,
+//! leaves no staging folder after an interrupt, lets two runs into one output both succeed, and
+//! checks every input before it writes anything.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("rtl-gen runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts a refusal: exit status 2 and one line on stderr containing each of `needles`.
+fn assert_refused(o: &Output, needles: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} missing in {err}");
+    }
+}
+
+/// Every path under `dir` (folders too) with file contents, sorted.
+fn tree(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(dir).unwrap().display().to_string();
+            if path.is_dir() {
+                stack.push(path);
+                out.push((rel, None));
+            } else {
+                out.push((rel, Some(std::fs::read(&path).unwrap())));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Names in `dir` that are staging folders or files.
+fn staging_in(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with(".rtl-gen-staging."))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+const MOD: &[&str] = &[
+    "hash",
+    "--kind",
+    "modulo",
+    "--addr-bits",
+    "14",
+    "--banks",
+    "32",
+    "--out",
+    "o",
+];
+
+#[test]
+fn user_data_in_the_block_folder_is_refused_unless_forced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let block = tmp.path().join("o/hash_mod_n14_b32");
+    std::fs::create_dir_all(block.join("sub")).unwrap();
+    std::fs::write(block.join("notes.txt"), "mine").unwrap();
+    std::fs::write(block.join("sub/data.bin"), [1, 2, 3]).unwrap();
+    let before = tree(tmp.path());
+    let o = rtl_gen(tmp.path(), MOD);
+    assert_refused(&o, &["o/hash_mod_n14_b32", "--force", "did not write"]);
+    assert_eq!(tree(tmp.path()), before, "nothing changed");
+
+    // --force replaces it; a later run replaces its own block without --force.
+    let forced = [MOD, &["--force"]].concat();
+    assert!(rtl_gen(tmp.path(), &forced).status.success());
+    assert!(!block.join("notes.txt").exists());
+    assert!(block.join("hash_mod_n14_b32.json").is_file());
+    std::fs::write(block.join("extra.txt"), "in a block folder rtl-gen wrote").unwrap();
+    let o = rtl_gen(tmp.path(), MOD);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !block.join("extra.txt").exists(),
+        "regeneration replaces the block"
+    );
+    assert!(staging_in(&tmp.path().join("o")).is_empty());
+}
+
+#[test]
+fn a_regular_file_at_the_block_path_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("o")).unwrap();
+    std::fs::write(tmp.path().join("o/hash_mod_n14_b32"), "a file").unwrap();
+    let before = tree(tmp.path());
+    let o = rtl_gen(tmp.path(), MOD);
+    assert_refused(&o, &["o/hash_mod_n14_b32", "a file"]);
+    assert_eq!(
+        tree(tmp.path()),
+        before,
+        "nothing changed, nothing hidden beside it"
+    );
+    let forced = [MOD, &["--force"]].concat();
+    assert!(rtl_gen(tmp.path(), &forced).status.success());
+    assert!(tmp.path().join("o/hash_mod_n14_b32").is_dir());
+    assert_eq!(
+        std::fs::read_dir(tmp.path().join("o")).unwrap().count(),
+        1,
+        "only the block"
+    );
+}
+
+#[test]
+fn search_never_wipes_a_user_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = tmp.path().join("t.trace");
+    std::fs::write(&trace, "ld 0 32 64 96\nld 1 2 3 4\n").unwrap();
+    std::fs::create_dir_all(tmp.path().join("mydata/sub")).unwrap();
+    std::fs::write(tmp.path().join("mydata/sub/keep.txt"), "mine").unwrap();
+    let args = [
+        "search",
+        "--trace",
+        "t.trace",
+        "--addr-bits",
+        "8",
+        "--banks",
+        "4",
+        "--kind",
+        "bitvector-xor",
+        "--heuristic",
+        "exhaustive",
+        "--out",
+        "mydata",
+    ];
+    let before = tree(tmp.path());
+    let o = rtl_gen(tmp.path(), &args);
+    assert_refused(&o, &["mydata", "--force"]);
+    assert_eq!(tree(tmp.path()), before);
+
+    // A fresh folder gets a marker, so the next run may replace it.
+    let args = args.map(|a| if a == "mydata" { "results" } else { a });
+    let o = rtl_gen(tmp.path(), &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(tmp.path().join("results/.rtl-gen-output").is_file());
+    let o = rtl_gen(tmp.path(), &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn single_files_of_users_are_not_overwritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("mine.h"), "int mine;\n").unwrap();
+    let cuda = [
+        "cuda", "layout", "--layout", "rap", "--w", "8", "--out", "mine.h",
+    ];
+    assert_refused(&rtl_gen(tmp.path(), &cuda), &["mine.h"]);
+    assert_eq!(
+        std::fs::read(tmp.path().join("mine.h")).unwrap(),
+        b"int mine;\n"
+    );
+    let cuda = cuda.map(|a| if a == "mine.h" { "gen.h" } else { a });
+    assert!(rtl_gen(tmp.path(), &cuda).status.success());
+    assert!(
+        rtl_gen(tmp.path(), &cuda).status.success(),
+        "its own file is replaced"
+    );
+
+    // Kernel traces: a user's file of the same name stops the run before any trace is written.
+    std::fs::create_dir(tmp.path().join("k")).unwrap();
+    std::fs::write(tmp.path().join("k/fwt.trace"), "ld 1\n").unwrap();
+    let before = tree(tmp.path());
+    assert_refused(
+        &rtl_gen(tmp.path(), &["kernels", "--out", "k"]),
+        &["k/fwt.trace"],
+    );
+    assert_eq!(tree(tmp.path()), before);
+
+    // A plot path that is a user's file is refused before the simulation runs.
+    std::fs::write(tmp.path().join("plot.svg"), "<svg/>").unwrap();
+    let congestion = [
+        "congestion",
+        "--w",
+        "16",
+        "--trials",
+        "10",
+        "--quiet",
+        "--plot",
+        "plot.svg",
+    ];
+    assert_refused(&rtl_gen(tmp.path(), &congestion), &["plot.svg"]);
+    let congestion = congestion.map(|a| if a == "plot.svg" { "new.svg" } else { a });
+    assert!(rtl_gen(tmp.path(), &congestion).status.success());
+    assert!(rtl_gen(tmp.path(), &congestion).status.success());
+}
+
+/// Starts a generation big enough to be interrupted while it writes, and waits until its
+/// staging folder exists.
+fn start_big_generation(dir: &Path) -> std::process::Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args([
+            "hash",
+            "--kind",
+            "xor-matrix",
+            "--addr-bits",
+            "64",
+            "--banks",
+            "32",
+            "--rows",
+            "0x3,0x5,0x9,0x11,0x21",
+            "--vectors",
+            "5000000",
+            "--out",
+            "o",
+        ])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while staging_in(&dir.join("o")).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no staging folder appeared"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child
+}
+
+#[test]
+fn interrupted_generations_leave_no_staging_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let mut child = start_big_generation(tmp.path());
+        // SAFETY: sending a signal to our own child process.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(code), "signal {signal}: {status}");
+        assert_eq!(staging_in(&tmp.path().join("o")), Vec::<String>::new());
+        assert!(!tmp.path().join("o/hash_xormat_n64_b32").exists());
+    }
+
+    // SIGKILL cannot be handled: the staging folder stays until the next run into the folder.
+    let mut child = start_big_generation(tmp.path());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(staging_in(&tmp.path().join("o")).len(), 1);
+    let o = rtl_gen(tmp.path(), MOD);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(staging_in(&tmp.path().join("o")), Vec::<String>::new());
+}
+
+#[test]
+fn concurrent_runs_into_one_output_both_succeed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fig5 = [
+        "hash",
+        "--kind",
+        "bitvector-xor",
+        "--addr-bits",
+        "14",
+        "--banks",
+        "32",
+        "--k1",
+        "2",
+        "--k2",
+        "8",
+        "--mask",
+        "7",
+        "--out",
+    ];
+    // The reference: the same command alone, in another folder (the manifest records it).
+    std::fs::create_dir(tmp.path().join("alone")).unwrap();
+    let reference = tmp.path().join("alone/o");
+    assert!(
+        rtl_gen(&tmp.path().join("alone"), &[&fig5[..], &["o"]].concat())
+            .status
+            .success()
+    );
+    let out = tmp.path().join("o");
+    for round in 0..4 {
+        let spawn = || {
+            Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+                .args(fig5)
+                .arg("o")
+                .current_dir(tmp.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (a, b) = (spawn(), spawn());
+        for child in [a, b] {
+            let o = child.wait_with_output().unwrap();
+            assert!(o.status.success(), "round {round}: {}", stderr(&o));
+        }
+        assert_eq!(staging_in(&out), Vec::<String>::new(), "round {round}");
+        assert_eq!(tree(&out), tree(&reference), "round {round}");
+    }
+}
+
+#[test]
+fn sweep_flow_and_synth_refuse_before_writing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path();
+    let cases: [&[&str]; 5] = [
+        &[
+            "sweep", "hash", "--banks", "4,3", "--kinds", "modulo", "--out", "s",
+        ],
+        &["sweep", "structures", "--banks", "3", "--out", "s"],
+        &["flow", "--simulator", "foo", "--out", "s"],
+        &["flow", "--liberty", "missing.lib", "--out", "s"],
+        &[
+            "sweep",
+            "hash",
+            "--kinds",
+            "modulo",
+            "--banks",
+            "4",
+            "--liberty",
+            "missing.lib",
+            "--out",
+            "s",
+        ],
+    ];
+    for args in cases {
+        let o = rtl_gen(p, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{args:?}: {}", stderr(&o));
+        assert!(!p.join("s").exists(), "{args:?} wrote s/");
+    }
+
+    // synth with a liberty file that is not one: no synth/ folder, no synth.json.
+    assert!(rtl_gen(p, MOD).status.success());
+    std::fs::write(p.join("bad.lib"), "not a liberty file\n").unwrap();
+    let block = p.join("o/hash_mod_n14_b32");
+    let before = tree(&block);
+    let o = rtl_gen(p, &["synth", "o/hash_mod_n14_b32", "--liberty", "bad.lib"]);
+    assert_refused(&o, &["bad.lib"]);
+    assert_eq!(tree(&block), before);
+}
+
+/// The staging name and marker conventions the docs promise.
+#[test]
+fn outputs_carry_their_markers() {
+    let tmp = tempfile::tempdir().unwrap();
+    assert!(rtl_gen(tmp.path(), MOD).status.success());
+    let manifest: PathBuf = tmp.path().join("o/hash_mod_n14_b32/hash_mod_n14_b32.json");
+    let text = std::fs::read_to_string(manifest).unwrap();
+    assert!(text.contains("\"generator\": \"rtl-gen "), "{text}");
+}
