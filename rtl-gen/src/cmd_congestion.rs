@@ -3,6 +3,7 @@
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use models::rap::{paper, simulate, Cell, Pattern, Scheme};
+use rtl_gen::limits;
 use rtl_gen::rap::congestion;
 use rtl_gen::Error;
 use std::path::PathBuf;
@@ -112,11 +113,31 @@ pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
     if args.trials == 0 {
         return Err(bad("--trials", "0", "at least one trial per cell"));
     }
+    limits::check(
+        "--trials",
+        args.trials,
+        limits::MAX_TRIALS,
+        "trials per cell",
+    )?;
     let cells = args.cells()?;
+    let work = limits::congestion_work(args.trials, args.dims, cells.iter().map(|c| c.shape.w()))
+        .unwrap_or(u64::MAX);
+    if work > limits::MAX_CONGESTION_WORK {
+        return Err(bad(
+            "--trials",
+            &args.trials.to_string(),
+            format!(
+                "{} cells of this size need {work} units of work, at most {} (about 10 minutes); \
+                 use fewer --trials, smaller --w or fewer cells (docs/LIMITS.md)",
+                cells.len(),
+                limits::MAX_CONGESTION_WORK
+            ),
+        ));
+    }
     if let Some(path) = &args.plot {
         rtl_gen::output::OutputFolder::check_files([path.as_path()])?;
     }
-    let total = args.trials * cells.len() as u64;
+    let total = args.trials.saturating_mul(cells.len() as u64);
     let bar = if args.quiet || total < 1_000_000 {
         ProgressBar::hidden()
     } else {

@@ -5,6 +5,7 @@ use models::config::parse_u64;
 use models::d2ma::BufferEntry;
 use rtl_gen::d2ma::vectors::D2maPlan;
 use rtl_gen::d2ma::{block, Block, D2maDesign};
+use rtl_gen::limits;
 use rtl_gen::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -152,6 +153,12 @@ fn parse_transfer(spec: &str) -> Result<BufferEntry, Error> {
 /// Runs `rtl-gen d2ma`.
 pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
+    limits::check(
+        "--random",
+        args.random as u64,
+        limits::MAX_D2MA_RANDOM,
+        "vectors held in memory",
+    )?;
     let block = match args.block {
         BlockArg::Agen => Block::Agen,
         BlockArg::Controller => Block::Controller,
@@ -176,6 +183,8 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
         seed: args.seed,
         random: args.random,
     };
+    // The destination is checked before the vectors are computed.
+    rtl_gen::output::Staging::check(&args.out, &design.name())?;
     let dir = block::write(&design, &plan, &transfers, command, &args.out)?;
     crate::print_written_block(&dir, args.json, |manifest| {
         format!("D2MA {}", manifest.kind)

@@ -5,6 +5,7 @@ use models::config::{parse_u64, RowMask};
 use models::{HashConfigObject, HashKind};
 use rtl_gen::hash::vectors::VectorPlan;
 use rtl_gen::hash::{block, HashDesign};
+use rtl_gen::limits;
 use rtl_gen::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -172,6 +173,18 @@ impl ConfigFlags {
 /// Runs `rtl-gen hash`.
 pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
+    limits::check(
+        "--vectors",
+        args.vectors as u64,
+        limits::MAX_VECTORS,
+        "vectors held in memory",
+    )?;
+    limits::check(
+        "--configs",
+        args.configs as u64,
+        limits::MAX_CONFIGS,
+        "each adds vectors",
+    )?;
     let object = args.flags.object()?;
     let design = HashDesign::new(
         &object,
@@ -184,6 +197,8 @@ pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
         vectors: args.vectors.max(1),
         configs: args.configs.max(1),
     };
+    // The destination is checked before the vectors are computed.
+    rtl_gen::output::Staging::check(&args.out, &design.name())?;
     let dir = block::write(&design, &plan, command, &args.out)?;
     crate::print_written_block(&dir, args.json, |manifest| {
         format!(

@@ -3,6 +3,7 @@
 use clap::Args;
 use models::config::parse_u64;
 use models::rap::{LayoutKind, Permutation};
+use rtl_gen::limits;
 use rtl_gen::rap::block;
 use rtl_gen::rap::vectors::VectorPlan;
 use rtl_gen::rap::RapDesign;
@@ -196,11 +197,19 @@ impl RapArgs {
 /// Runs `rtl-gen rap`.
 pub fn run(args: RapArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
+    limits::check(
+        "--vectors",
+        args.vectors as u64,
+        limits::MAX_VECTORS,
+        "vectors held in memory",
+    )?;
     let design = args.design()?;
     let plan = VectorPlan {
         seed: args.vector_seed,
         vectors: args.vectors.max(1),
     };
+    // The destination is checked before the vectors are computed.
+    rtl_gen::output::Staging::check(&args.out, &design.name())?;
     let dir = block::write(&design, &plan, command, &args.out)?;
     crate::print_written_block(&dir, args.json, |manifest| {
         format!(

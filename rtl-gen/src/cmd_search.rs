@@ -4,6 +4,7 @@
 use clap::Args;
 use models::search::{plan, search, Heuristic, Report, Trace};
 use models::{Geometry, HashKind};
+use rtl_gen::limits;
 use rtl_gen::output::Staging;
 use rtl_gen::{search_report, Error};
 use std::path::{Path, PathBuf};
@@ -74,6 +75,46 @@ fn read_trace(path: &Path, addr_bits: u32, warp_size: usize) -> Result<Trace, Er
     })
 }
 
+/// Refuses, before any search runs, a search whose estimated work
+/// ([`limits::search_work`]) is above [`limits::MAX_SEARCH_WORK`], naming the costliest family
+/// and heuristic and what to restrict.
+fn check_search_space(
+    traces: &[(String, Trace)],
+    geometry: Geometry,
+    plan: &[(HashKind, Heuristic)],
+) -> Result<(), Error> {
+    let (n, m) = (geometry.addr_bits(), geometry.bank_bits());
+    let addresses: u64 = traces
+        .iter()
+        .map(|(_, t)| {
+            models::search::Workload::new(geometry, t)
+                .sets()
+                .iter()
+                .map(|s| s.addresses.len() as u64)
+                .sum::<u64>()
+        })
+        .fold(0, u64::saturating_add);
+    let work = |&(k, h): &(HashKind, Heuristic)| limits::search_work(k, h, n, m, addresses);
+    let total = plan.iter().map(work).fold(0, u64::saturating_add);
+    if total <= limits::MAX_SEARCH_WORK {
+        return Ok(());
+    }
+    let costliest = plan.iter().max_by_key(|p| work(p)).copied();
+    let (kind, heuristic) = costliest.unwrap_or_else(|| unreachable!("a plan is never empty"));
+    Err(bad(
+        "--addr-bits",
+        &n.to_string(),
+        format!(
+            "the search space is too large: about {total} address evaluations at {n} address bits \
+             and {} banks over {addresses} trace addresses, at most {} (about a minute); the \
+             costliest is {kind} {heuristic}: restrict --kind or --heuristic, or lower \
+             --addr-bits or --banks (docs/LIMITS.md)",
+            geometry.banks(),
+            limits::MAX_SEARCH_WORK
+        ),
+    ))
+}
+
 /// Runs `rtl-gen search`.
 pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     args.output.apply();
@@ -101,6 +142,7 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
             read_trace(p, args.addr_bits, args.warp_size).map(|t| (name, t))
         })
         .collect::<Result<_, _>>()?;
+    check_search_space(&traces, geometry, &plan)?;
     let several = traces.len() > 1;
     let destinations: Vec<(PathBuf, String)> = traces
         .iter()

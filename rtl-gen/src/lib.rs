@@ -5,7 +5,8 @@
 //! - [`d2ma`]: the D²MA engine's blocks (controller array, AGEN, RAW check) and their vectors;
 //! - [`hash`]: the bank hashers (fixed, configurable, pipelined) and their test vectors;
 //! - [`manifest`]: the manifest, filelist and FuseSoC core written beside every block;
-//! - [`output`]: atomic writing of block folders;
+//! - [`output`]: safe, atomic, interruptible writing of block folders and files;
+//! - [`limits`]: the largest value of every count a user gives;
 //! - [`rap`]: the RAP address converter and the congestion simulator's tables and plots;
 //! - [`cosim`]: co-simulation of a generated block folder;
 //! - [`qor`]: synthesis of a generated block folder (`synth.json`);
@@ -21,6 +22,7 @@ pub mod d2ma;
 pub mod error;
 pub mod flow;
 pub mod hash;
+pub mod limits;
 pub mod manifest;
 pub mod output;
 pub mod plot;

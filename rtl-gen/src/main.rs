@@ -1,5 +1,6 @@
 //! The `rtl-gen` command line.
 
+mod cli_error;
 mod cmd_congestion;
 mod cmd_cosim;
 mod cmd_cuda;
@@ -96,7 +97,22 @@ fn print_written_block(
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(err) => match cli_error::clap_line(&err, &args) {
+            Some(line) => {
+                eprintln!("{line}");
+                return ExitCode::from(2);
+            }
+            None => {
+                let _ = err.print();
+                return ExitCode::SUCCESS;
+            }
+        },
+    };
     if let Err(e) = rtl_gen::output::cleanup::install_signal_handlers() {
         eprintln!("error: cannot install the signal handlers that clean up on an interrupt: {e}");
         return ExitCode::from(2);
@@ -117,7 +133,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", cli_error::error_line(&e.to_string()));
             ExitCode::from(2)
         }
     }

@@ -221,7 +221,7 @@ fn start_big_generation(dir: &Path) -> std::process::Child {
             "--rows",
             "0x3,0x5,0x9,0x11,0x21",
             "--vectors",
-            "5000000",
+            "2000000",
             "--out",
             "o",
         ])

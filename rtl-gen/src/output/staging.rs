@@ -33,6 +33,7 @@ impl Staging {
     /// Checks, writing nothing, that the folder `<out_dir>/<name>` could be written: what is
     /// there (if anything) is rtl-gen's, or `--force` was given.
     pub fn check(out_dir: &Path, name: &str) -> Result<(), Error> {
+        OutputFolder::check(out_dir)?;
         let destination = out_dir.join(name);
         check_replaceable(&destination, &folder_state(&destination))
     }
@@ -116,11 +117,12 @@ fn swap_in(
 /// Refuses, before writing anything, to replace a file rtl-gen did not write
 /// ([`ownership::file_state`]) unless `--force` was given.
 pub fn write_file(path: &Path, contents: &[u8]) -> Result<(), Error> {
-    check_replaceable(path, &file_state(path))?;
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    OutputFolder::check(dir)?;
+    check_replaceable(path, &file_state(path))?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

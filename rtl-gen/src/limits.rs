@@ -1,0 +1,161 @@
+//! The largest value every count a user gives may take, in one place, each derived from the
+//! memory and time it costs (measured on the project's 2-core machine; docs/LIMITS.md). A value
+//! past its limit is refused before any work, in one line naming the flag, the value and the
+//! limit; sums and products of user values use checked arithmetic.
+
+use crate::Error;
+
+/// Test vectors of one testbench (`hash --vectors`, `rap --vectors`). The vectors are held in
+/// memory while their files are written: about 210 bytes each for a 64-bit hasher and 700 for
+/// a loadable RAP converter of w = 256 (measured peak RSS), so at most about 1.4 GB, and about
+/// 4 s of generation per million; a Verilator run checks about a million a second.
+pub const MAX_VECTORS: u64 = 2_000_000;
+
+/// Configurations a configurable hasher is checked over (`hash --configs`). Each adds at least
+/// one vector, so the testbench holds at most `--vectors + --configs` vectors.
+pub const MAX_CONFIGS: u64 = 100_000;
+
+/// Random transfers, loads or cycles of a D²MA testbench (`d2ma --random`). The AGEN's random
+/// transfers are the costliest: 20 000 gave 581 385 vectors, 523 MB and 6.3 s, so 50 000 is
+/// about 1.5 M vectors, 1.3 GB and 16 s.
+pub const MAX_D2MA_RANDOM: u64 = 50_000;
+
+/// Trials of one congestion cell (`congestion --trials`).
+pub const MAX_TRIALS: u64 = 1_000_000_000;
+
+/// The work of one `congestion` run: the sum over its cells of trials x w (`--dims 2`, one warp
+/// of w threads a trial) or trials x w^2 (`--dims 4`). Measured at about 25 ns per unit on two
+/// threads (dims 2: 6 M warps of mean w 99 in 15.8 s; dims 4, w = 64: 42 000 warps in 4.1 s),
+/// so the limit is about 10 minutes.
+pub const MAX_CONGESTION_WORK: u64 = 25_000_000_000;
+
+/// The work of one `search`: address evaluations, the size of each heuristic's space times the
+/// addresses of the trace's distinct warp accesses (see [`search_work`]). The exhaustive search
+/// measured about 1 ns per evaluation, so the limit is about a minute.
+pub const MAX_SEARCH_WORK: u64 = 60_000_000_000;
+
+/// Refuses `value` for `flag` when it is above `max`; `what` says what the limit protects.
+pub fn check(flag: &'static str, value: u64, max: u64, what: &str) -> Result<(), Error> {
+    if value > max {
+        return Err(Error::BadFlag {
+            flag,
+            value: value.to_string(),
+            message: format!("at most {max} ({what}; docs/LIMITS.md)"),
+        });
+    }
+    Ok(())
+}
+
+/// The work of a congestion run (see [`MAX_CONGESTION_WORK`]) for `trials` per cell over cells
+/// of the given widths at `dims`, or `None` if it overflows `u64` (then it is over the limit).
+pub fn congestion_work(
+    trials: u64,
+    dims: u32,
+    widths: impl IntoIterator<Item = u32>,
+) -> Option<u64> {
+    widths.into_iter().try_fold(0u64, |sum, w| {
+        let per_trial = if dims == 4 {
+            u64::from(w).checked_mul(u64::from(w))?
+        } else {
+            u64::from(w)
+        };
+        sum.checked_add(trials.checked_mul(per_trial)?)
+    })
+}
+
+/// The estimated address evaluations of searching with `heuristic` for `kind` at `n` address
+/// bits and `m` bank bits over a trace whose distinct warp accesses hold `addresses` addresses
+/// in all, saturating at `u64::MAX`:
+///
+/// - exhaustive bit-vector permutation: `(n - m + 1)` configurations;
+/// - exhaustive bit-vector XOR: `(n - m + 1) n 2^m` configurations (the full space is always
+///   searched, besides the paper's pruned one);
+/// - Givargis and MIH: `m` picks among `n` single bits or `n (n + 1) / 2` bit pairs;
+/// - GF(2): `ROUNDS` hill climbs of about `m` steps over `m n` single-bit flips;
+/// - fixed: one configuration;
+///
+/// each times `addresses` plus [`PER_CONFIGURATION`].
+pub fn search_work(
+    kind: models::HashKind,
+    heuristic: models::search::Heuristic,
+    n: u32,
+    m: u32,
+    addresses: u64,
+) -> u64 {
+    use models::search::Heuristic;
+    use models::HashKind;
+    let (n, m) = (u64::from(n), u64::from(m));
+    let pairs = n.saturating_mul(n + 1) / 2;
+    let configurations = match (heuristic, kind) {
+        (Heuristic::Exhaustive, HashKind::BitvectorPerm) => n - m + 1,
+        (Heuristic::Exhaustive, _) => (n - m + 1)
+            .saturating_mul(n)
+            .saturating_mul(1u64.checked_shl(m as u32).unwrap_or(u64::MAX)),
+        (Heuristic::Givargis | Heuristic::Mih, HashKind::BitwisePerm) => n.saturating_mul(m),
+        (Heuristic::Givargis | Heuristic::Mih, _) => pairs.saturating_mul(m),
+        (Heuristic::Gf2, _) => (models::search::gf2::ROUNDS as u64)
+            .saturating_mul(m)
+            .saturating_mul(m)
+            .saturating_mul(n),
+        (Heuristic::Fixed, _) => 1,
+    };
+    configurations.saturating_mul(addresses.saturating_add(PER_CONFIGURATION))
+}
+
+/// The fixed cost of evaluating one configuration in a search, in address evaluations: building
+/// the hash function and its cost tally. An estimate, generous so that a large space over a
+/// short trace is refused too.
+pub const PER_CONFIGURATION: u64 = 1000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn limits_refuse_one_past() {
+        assert!(check("--vectors", MAX_VECTORS, MAX_VECTORS, "memory").is_ok());
+        let e = check("--vectors", MAX_VECTORS + 1, MAX_VECTORS, "memory").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--vectors 2000001: at most 2000000 (memory; docs/LIMITS.md)"
+        );
+    }
+
+    #[test]
+    fn search_work_of_the_papers_case_is_small() {
+        use models::search::Heuristic;
+        use models::HashKind;
+        // n = 14, m = 5: 10 x 14 x 32 = 4480 configurations.
+        assert_eq!(
+            search_work(HashKind::BitvectorXor, Heuristic::Exhaustive, 14, 5, 1),
+            4480 * (1 + PER_CONFIGURATION)
+        );
+        // n = 64, m = 16: 49 x 64 x 65536 configurations, far over the limit with any trace.
+        assert!(
+            search_work(HashKind::BitvectorXor, Heuristic::Exhaustive, 64, 16, 1000)
+                > MAX_SEARCH_WORK
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn congestion_work_never_wraps(trials in any::<u64>(), w in any::<u32>(), dims in prop_oneof![Just(2u32), Just(4u32)]) {
+            let exact = u128::from(trials) * u128::from(w).pow(dims / 2) * 3;
+            match congestion_work(trials, dims, [w, w, w]) {
+                Some(work) => prop_assert_eq!(u128::from(work), exact),
+                None => prop_assert!(exact > u128::from(u64::MAX)),
+            }
+        }
+
+        #[test]
+        fn search_work_saturates(n in 1u32..=64, m in 0u32..=64, addresses in any::<u64>()) {
+            prop_assume!(m <= n);
+            for h in models::search::Heuristic::ALL {
+                for k in models::HashKind::ALL {
+                    let _ = search_work(k, h, n, m, addresses);
+                }
+            }
+        }
+    }
+}
