@@ -4,16 +4,10 @@
 //! way of its output). Values near 2^64 and negative values are refused the same way.
 
 use rtl_gen::limits::{MAX_CONFIGS, MAX_D2MA_RANDOM, MAX_TRIALS, MAX_VECTORS};
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn rtl_gen(dir: &Path, args: &[String]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("rtl-gen runs")
-}
+mod common;
+use common::rtl_gen;
 
 fn line(o: &Output) -> String {
     let err = String::from_utf8_lossy(&o.stderr).into_owned();

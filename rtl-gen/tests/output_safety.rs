@@ -6,17 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("rtl-gen runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{rtl_gen, stderr};
 
 /// Asserts a refusal: exit status 2 and one line on stderr containing each of `needles`.
 fn assert_refused(o: &Output, needles: &[&str]) {

@@ -69,3 +69,17 @@ pub fn assert_lint_clean(rtl: &[PathBuf], tb: &Path, top: &str) {
         .unwrap_or_else(|e| panic!("{top}: {e}"));
     synth::check(rtl, top).unwrap_or_else(|e| panic!("{top}: {e}"));
 }
+
+/// Runs the `rtl-gen` binary in `dir` with `args` and returns what it did.
+pub fn rtl_gen<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("rtl-gen runs")
+}
+
+/// What a run printed on stderr.
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
