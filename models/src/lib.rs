@@ -14,6 +14,8 @@
 //! - [`rap`]: the RAW, RAS and RAP layouts, the golden model of the RAP converter, and the
 //!   congestion simulator behind the RAP paper's Tables II and IV.
 //! - [`search`]: hash configuration search, from a kernel's warp accesses to the best hasher.
+//! - [`swizzle`]: CuTe, TMA and Triton swizzles as GF(2) maps, their H100 wavefronts, the best
+//!   layout for a set of accesses.
 
 pub mod config;
 pub mod congestion;
@@ -26,6 +28,7 @@ pub mod patterns;
 pub mod rap;
 pub mod search;
 pub mod software;
+pub mod swizzle;
 
 pub use config::HashConfigObject;
 pub use error::Error;
