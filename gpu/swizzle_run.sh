@@ -4,7 +4,7 @@
 # swizzle_ncu.csv (gen/swizzle_patterns.txt under ncu), tma_swizzle.txt (TMA's modes as they
 # lie in shared memory), cpasync_ncu_raw.csv and cpasync_ncu.csv (Triton #8149 in CUDA).
 # Then, on a machine with cargo:
-#   cargo run --release -p rtl-gen --example gpu_swizzle -- report gpu/gen gpu/results docs/gpu
+#   cargo run --release -p rtl-gen --example gpu_swizzle -- report gpu/results docs/gpu
 set -u -o pipefail
 cd "$(dirname "$0")"
 res=${1:-results}

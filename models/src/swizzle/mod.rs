@@ -16,6 +16,7 @@ pub mod access;
 pub mod export;
 pub mod layout;
 pub mod map;
+pub mod search;
 pub mod tile;
 pub mod wavefront;
 
