@@ -128,7 +128,7 @@ fn validation() -> Vec<(String, Vec<u64>)> {
         let pairs: Vec<u64> = (0..17).map(|_| rng.gen_range(0..span)).collect();
         out.push((
             format!("shifted-pairs{i}-span{span}"),
-            (0..32).map(|t| pairs[(t + 1) / 2]).collect(),
+            (0..32usize).map(|t| pairs[t.div_ceil(2)]).collect(),
         ));
     }
     for i in 0..4 {

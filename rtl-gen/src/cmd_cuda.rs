@@ -17,7 +17,8 @@ Examples:
   rtl-gen cuda hash --kind bitvector-xor --addr-bits 14 --banks 32 --k1 2 --k2 8 --mask 7
   rtl-gen cuda hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out hash.h
   rtl-gen cuda layout --layout rap --w 32 --seed 1 --name rap32 --out gpu/rap32.h
-  rtl-gen cuda layout --layout ras --w 4 --shifts 2,0,2,1")]
+  rtl-gen cuda layout --layout ras --w 4 --shifts 2,0,2,1
+  rtl-gen cuda swizzle --layout tma:128B --elem-bytes 2 --tile 64x64 --name sw128")]
 pub struct CudaArgs {
     #[command(subcommand)]
     what: What,
@@ -31,6 +32,8 @@ enum What {
     Hash(HashHeaderArgs),
     /// A RAW, RAS or RAP layout of a w x w matrix: `<name>_shift(row)`, `<name>_index(row, col)`.
     Layout(LayoutHeaderArgs),
+    /// A CuTe, TMA, Triton or matrix swizzle of a tile: `<name>_offset(x)`, `<name>_index(row, col)`.
+    Swizzle(crate::cmd_swizzle::HeaderArgs),
 }
 
 /// Arguments of `rtl-gen cuda hash`.
@@ -174,6 +177,11 @@ pub fn run(args: CudaArgs, command: &str) -> Result<ExitCode, Error> {
                 unreachable!("a design built without --configurable is fixed")
             };
             emit(&cuda::hash_header(config, &name, command)?, a.out.as_ref())
+        }
+        What::Swizzle(a) => {
+            let (text, out, name) = crate::cmd_swizzle::header_text(&a, command)?;
+            check_name(&name)?;
+            emit(&text, out.as_ref())
         }
         What::Layout(a) => {
             let layout = a.layout()?;

@@ -14,7 +14,8 @@
 //! - [`plot`]: the SVG line charts of the sweeps and of the congestion tables;
 //! - [`structures`]: the configurable hashers built every way that could decide their depth;
 //! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
-//! - [`search_report`]: the tables, JSON, configuration files and heat map of `rtl-gen search`.
+//! - [`search_report`]: the tables, JSON, configuration files and heat map of `rtl-gen search`;
+//! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`.
 
 pub mod cosim;
 pub mod cuda;
@@ -32,5 +33,6 @@ pub mod rtl;
 pub mod search_report;
 pub mod structures;
 pub mod sweep;
+pub mod swizzle;
 
 pub use error::Error;

@@ -11,6 +11,7 @@ mod cmd_kernels;
 mod cmd_rap;
 mod cmd_search;
 mod cmd_sweep;
+mod cmd_swizzle;
 mod cmd_synth;
 mod output_args;
 
@@ -26,7 +27,8 @@ Examples:
   rtl-gen cosim out/hash_bvxor_n14_b32
   rtl-gen hash --kind bitwise-xor --addr-bits 14 --banks 32 --configurable --pipeline
   rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out out/
-  rtl-gen cuda layout --layout rap --w 32 --seed 1 --out rap_w32.h")]
+  rtl-gen cuda layout --layout rap --w 32 --seed 1 --out rap_w32.h
+  rtl-gen swizzle best --elem-bytes 2 --tile 64x64 --access rows,cols --out out/best")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -56,6 +58,8 @@ enum Command {
     Search(cmd_search::SearchArgs),
     /// Write the synthetic kernel suite as trace files.
     Kernels(cmd_kernels::KernelsArgs),
+    /// CuTe, TMA and Triton swizzles as GF(2) matrices: show, check on an H100's rules, best.
+    Swizzle(cmd_swizzle::SwizzleArgs),
 }
 
 /// The command line as the generated files record it: `rtl-gen` and the arguments, quoted
@@ -129,6 +133,7 @@ fn main() -> ExitCode {
         Command::Cuda(args) => cmd_cuda::run(args, &command_line()),
         Command::Search(args) => cmd_search::run(args),
         Command::Kernels(args) => cmd_kernels::run(args),
+        Command::Swizzle(args) => cmd_swizzle::run(args, &command_line()),
     };
     match result {
         Ok(code) => code,

@@ -167,13 +167,18 @@ pub enum Layout {
     Hash(HashConfig),
 }
 
-/// Why a layout cannot be parsed or does not fit the tile: one line naming the value.
+/// Why a layout cannot be parsed or does not fit the tile.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LayoutError(pub String);
+pub struct LayoutError {
+    /// The layout as written.
+    pub text: String,
+    /// What is wrong, and what is allowed.
+    pub message: String,
+}
 
 impl fmt::Display for LayoutError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        write!(f, "`{}`: {}", self.text, self.message)
     }
 }
 
@@ -182,8 +187,11 @@ pub const FORMS: &str = "none, cute:Swizzle<B,M,S>, cute-elem:Swizzle<B,M,S>, tm
 triton:swizzled_shared<vec=V,perPhase=P,maxPhase=M,order=1,0>, triton:linear<offset=[[r,c],...]>, \
 matrix:ROW,ROW,... or config:FILE";
 
-fn err(message: impl Into<String>) -> LayoutError {
-    LayoutError(message.into())
+fn err(text: &impl fmt::Display, message: impl Into<String>) -> LayoutError {
+    LayoutError {
+        text: text.to_string(),
+        message: message.into(),
+    }
 }
 
 /// The text between `name<` and the final `>`.
@@ -195,9 +203,10 @@ fn angle_body<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 
 fn parse_cute(body: &str, unit: CuteUnit, text: &str) -> Result<Layout, LayoutError> {
     let bad = || {
-        err(format!(
-            "`{text}`: expected Swizzle<B,M,S> with B >= 1, M >= 0 and |S| >= B, e.g. Swizzle<3,4,3>"
-        ))
+        err(
+            &text,
+            "expected Swizzle<B,M,S> with B >= 1, M >= 0 and |S| >= B, e.g. Swizzle<3,4,3>",
+        )
     };
     let inner = angle_body(body, "Swizzle").ok_or_else(bad)?;
     let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
@@ -222,9 +231,10 @@ fn parse_pow2(key: &str, value: &str, text: &str) -> Result<u64, LayoutError> {
         .ok()
         .filter(|v| v.is_power_of_two() && *v <= 1 << 20)
         .ok_or_else(|| {
-            err(format!(
-                "`{text}`: {key}={value} must be a power of two from 1 to 2^20"
-            ))
+            err(
+                &text,
+                format!("{key}={value} must be a power of two from 1 to 2^20"),
+            )
         })
 }
 
@@ -239,7 +249,7 @@ fn parse_triton_swizzled(body: &str, text: &str) -> Result<Layout, LayoutError> 
                     v.push(',');
                     v.push_str(piece.trim());
                 }
-                None => return Err(err(format!("`{text}`: `{piece}` is not KEY=VALUE"))),
+                None => return Err(err(&text, format!("`{piece}` is not KEY=VALUE"))),
             },
         }
     }
@@ -258,19 +268,20 @@ fn parse_triton_swizzled(body: &str, text: &str) -> Result<Layout, LayoutError> 
                     .filter(|c| !c.is_whitespace() && *c != '[' && *c != ']')
                     .collect();
                 row_major = Some(match order.as_str() {
-                    "1,0" => true,
+                    "1,0" | "0" => true,
                     "0,1" => false,
                     _ => {
-                        return Err(err(format!(
-                            "`{text}`: order={v}: allowed 1,0 (row-major) or 0,1 (column-major)"
+                        return Err(err(&text, format!(
+                            "order={v}: allowed 1,0 (row-major), 0,1 (column-major) or 0 (one dimension)"
                         )))
                     }
                 })
             }
             _ => {
-                return Err(err(format!(
-                    "`{text}`: unknown key `{k}`: allowed vec, perPhase, maxPhase, order"
-                )))
+                return Err(err(
+                    &text,
+                    format!("unknown key `{k}`: allowed vec, perPhase, maxPhase, order"),
+                ))
             }
         }
     }
@@ -283,17 +294,19 @@ fn parse_triton_swizzled(body: &str, text: &str) -> Result<Layout, LayoutError> 
                 row_major: row_major.unwrap_or(true),
             }))
         }
-        _ => Err(err(format!(
-            "`{text}`: swizzled_shared needs vec, perPhase and maxPhase (order defaults to 1,0)"
-        ))),
+        _ => Err(err(
+            &text,
+            "swizzled_shared needs vec, perPhase and maxPhase (order defaults to 1,0)",
+        )),
     }
 }
 
 fn parse_triton_linear(body: &str, text: &str) -> Result<Layout, LayoutError> {
     let bad = || {
-        err(format!(
-            "`{text}`: expected linear<offset=[[row,col],[row,col],...]>, one pair per element-offset bit"
-        ))
+        err(
+            &text,
+            "expected linear<offset=[[row,col],[row,col],...]>, one pair per element-offset bit",
+        )
     };
     let list = body
         .trim()
@@ -307,7 +320,7 @@ fn parse_triton_linear(body: &str, text: &str) -> Result<Layout, LayoutError> {
         .map(|t| t.parse().map_err(|_| bad()))
         .collect::<Result<_, _>>()?;
     let opens = list.matches('[').count();
-    if numbers.len() % 2 != 0 || opens != numbers.len() / 2 + 1 {
+    if !numbers.len().is_multiple_of(2) || opens != numbers.len() / 2 + 1 {
         return Err(bad());
     }
     Ok(Layout::TritonLinear(
@@ -330,9 +343,10 @@ impl FromStr for Layout {
                 "32" => Ok(Layout::Tma(TmaMode::B32)),
                 "64" => Ok(Layout::Tma(TmaMode::B64)),
                 "128" => Ok(Layout::Tma(TmaMode::B128)),
-                _ => Err(err(format!(
-                    "`{text}`: TMA swizzle modes are tma:32B, tma:64B and tma:128B"
-                ))),
+                _ => Err(err(
+                    &text,
+                    "TMA swizzle modes are tma:32B, tma:64B and tma:128B",
+                )),
             },
             "triton" => {
                 if let Some(b) = angle_body(body, "swizzled_shared") {
@@ -340,17 +354,18 @@ impl FromStr for Layout {
                 } else if let Some(b) = angle_body(body, "linear") {
                     parse_triton_linear(b, text)
                 } else {
-                    Err(err(format!(
-                        "`{text}`: Triton layouts are triton:swizzled_shared<...> and triton:linear<...>"
-                    )))
+                    Err(err(
+                        &text,
+                        "Triton layouts are triton:swizzled_shared<...> and triton:linear<...>",
+                    ))
                 }
             }
             "matrix" => body
                 .split(',')
-                .map(|r| crate::config::parse_u64(r).map_err(err))
+                .map(|r| crate::config::parse_u64(r).map_err(|m| err(&text, m)))
                 .collect::<Result<Vec<u64>, _>>()
                 .map(Layout::Matrix),
-            _ => Err(err(format!("`{text}` is not a layout: allowed {FORMS}"))),
+            _ => Err(err(&text, format!("not a layout: allowed {FORMS}"))),
         }
     }
 }
@@ -399,7 +414,7 @@ impl Layout {
     /// The byte map of this layout on `tile`.
     pub fn to_map(&self, tile: &Tile) -> Result<AddressMap, LayoutError> {
         let n = tile.offset_bits();
-        let singular = |e: MapError| err(format!("`{self}` on a {tile} tile: {e}"));
+        let singular = |e: MapError| err(self, format!("on a {tile} tile: {e}"));
         let map = match self {
             Layout::RowMajor => AddressMap::identity(n),
             Layout::Cute(s, unit) => {
@@ -410,10 +425,13 @@ impl Layout {
                 let lowest = s.lowest_written() + shift;
                 let writes_top = lowest + s.b;
                 if writes_top > n {
-                    return Err(err(format!(
-                        "`{self}` moves byte-offset bits {lowest}..{} but a {tile} tile has {n} offset bits",
+                    return Err(err(
+                        self,
+                        format!(
+                        "moves byte-offset bits {lowest}..{} but a {tile} tile has {n} offset bits",
                         writes_top - 1
-                    )));
+                    ),
+                    ));
                 }
                 let byte_swizzle = CuteSwizzle {
                     m: s.m + shift,
@@ -424,8 +442,8 @@ impl Layout {
             Layout::Tma(mode) => {
                 let (span, row) = (mode.span(), tile.row_bytes());
                 if row < span {
-                    return Err(err(format!(
-                        "`{self}`: TMA puts box rows {span} bytes apart in shared memory (measured on an H100), \
+                    return Err(err(self, format!(
+                        "TMA puts box rows {span} bytes apart in shared memory (measured on an H100), \
                          so rows of {row} bytes leave gaps: use rows of at least {span} bytes"
                     )));
                 }
@@ -456,20 +474,26 @@ impl Layout {
             Layout::TritonLinear(bases) => {
                 let bits = tile.element_bits();
                 if bases.len() != bits as usize {
-                    return Err(err(format!(
-                        "`{self}`: {} bases for a {tile} tile: expected {bits}, one per element-offset bit",
+                    return Err(err(
+                        self,
+                        format!(
+                        "{} bases for a {tile} tile: expected {bits}, one per element-offset bit",
                         bases.len()
-                    )));
+                    ),
+                    ));
                 }
                 if let Some([r, c]) = bases
                     .iter()
                     .find(|[r, c]| *r >= tile.rows() || *c >= tile.cols())
                 {
-                    return Err(err(format!(
-                        "`{self}`: base [{r},{c}] lies outside the {}x{} tile",
-                        tile.rows(),
-                        tile.cols()
-                    )));
+                    return Err(err(
+                        self,
+                        format!(
+                            "base [{r},{c}] lies outside the {}x{} tile",
+                            tile.rows(),
+                            tile.cols()
+                        ),
+                    ));
                 }
                 let stored = AddressMap::from_columns(
                     bits,
@@ -487,7 +511,7 @@ impl Layout {
                 let (start, bits) = bank_groups(tile);
                 let g = config.geometry();
                 if g.addr_bits() != tile.element_bits() || g.bank_bits() != bits {
-                    return Err(err(format!(
+                    return Err(err(self, format!(
                         "the configuration has addr_bits {} and {} banks: a {tile} tile needs addr_bits {} (element offsets) and {} banks",
                         g.addr_bits(),
                         g.banks(),
@@ -504,19 +528,23 @@ impl Layout {
                     .map(|(i, &r)| (position + i as u32, r))
                     .collect();
                 let place = AddressMap::complete(tile.element_bits(), &fixed).ok_or_else(|| {
-                    err(format!(
-                        "`{self}`: the hash is rank-deficient, so no layout gives its banks"
-                    ))
+                    err(
+                        self,
+                        "the hash is rank-deficient, so no layout gives its banks",
+                    )
                 })?;
                 element_map(tile, |e| place.apply(e)).map_err(singular)?
             }
         };
         if map.contiguous_bytes() < u64::from(tile.elem_bytes()) {
-            return Err(err(format!(
-                "`{self}` splits {}-byte elements (it keeps only {} bytes together)",
-                tile.elem_bytes(),
-                map.contiguous_bytes()
-            )));
+            return Err(err(
+                self,
+                format!(
+                    "splits {}-byte elements (it keeps only {} bytes together)",
+                    tile.elem_bytes(),
+                    map.contiguous_bytes()
+                ),
+            ));
         }
         Ok(map)
     }
@@ -654,7 +682,7 @@ mod tests {
             "swizzle",
         ] {
             let e = bad.parse::<Layout>().unwrap_err();
-            assert!(e.0.contains(bad), "{bad}: {e}");
+            assert!(e.text == bad, "{bad}: {e}");
         }
     }
 
@@ -664,9 +692,15 @@ mod tests {
         let e = "cute:Swizzle<3,4,3>".parse::<Layout>().unwrap().to_map(&t);
         assert!(e.is_ok(), "reads above the tile see zeros: {e:?}");
         let e = "cute:Swizzle<2,6,2>".parse::<Layout>().unwrap().to_map(&t);
-        assert!(e.unwrap_err().0.contains("moves byte-offset bits 6..7"));
+        assert!(e
+            .unwrap_err()
+            .message
+            .contains("moves byte-offset bits 6..7"));
         let e = "cute:Swizzle<2,4,-2>".parse::<Layout>().unwrap().to_map(&t);
-        assert!(e.unwrap_err().0.contains("moves byte-offset bits 6..7"));
+        assert!(e
+            .unwrap_err()
+            .message
+            .contains("moves byte-offset bits 6..7"));
         let e = "cute:Swizzle<1,4,-2>"
             .parse::<Layout>()
             .unwrap()
@@ -674,6 +708,6 @@ mod tests {
             .unwrap();
         assert_eq!(e.apply(16), 16 | 64);
         let e = "cute:Swizzle<1,0,3>".parse::<Layout>().unwrap().to_map(&t);
-        assert!(e.unwrap_err().0.contains("splits 2-byte elements"));
+        assert!(e.unwrap_err().message.contains("splits 2-byte elements"));
     }
 }

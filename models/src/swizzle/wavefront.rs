@@ -52,7 +52,7 @@ pub fn group_size(starts: &[u64], width: u32, instruction: Instruction) -> usize
     }
     let group = 128 / width as usize;
     let paired = instruction == Instruction::Load
-        && starts.len() % 2 == 0
+        && starts.len().is_multiple_of(2)
         && starts.chunks(2).all(|p| p[0] == p[1]);
     if paired {
         2 * group

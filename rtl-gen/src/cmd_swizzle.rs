@@ -1,0 +1,553 @@
+//! `rtl-gen swizzle`: every swizzle as a GF(2) matrix. `show` prints a layout's matrix, exact
+//! forms and banks; `check` its wavefronts on an H100 for a set of accesses; `best` searches the
+//! layout with the fewest wavefronts, or proves that no XOR layout is conflict-free.
+
+use clap::{Args, Subcommand, ValueEnum};
+use models::search::Trace;
+use models::swizzle::export::{hash_config, Family};
+use models::swizzle::search::best_layout;
+use models::swizzle::wavefront::set_cost;
+use models::swizzle::{AccessKind, AccessSet, AddressMap, Layout, Tile, TileShape};
+use models::HashConfigObject;
+use rtl_gen::output::Staging;
+use rtl_gen::swizzle::{self as report, header, picture};
+use rtl_gen::Error;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `rtl-gen swizzle`.
+#[derive(Args)]
+#[command(after_help = "\
+Layouts (--layout):
+  none                                   the plain row-major tile
+  cute:Swizzle<B,M,S>                    CuTe's swizzle on byte offsets (smem_ptr_flag layouts, GMMA atoms)
+  cute-elem:Swizzle<B,M,S>               the same on element offsets (composition(Swizzle<..>{}, layout))
+  tma:32B | tma:64B | tma:128B           TMA's swizzle modes (tiles wider than the span: boxes side by side)
+  triton:swizzled_shared<vec=8,perPhase=1,maxPhase=8,order=1,0>
+  triton:linear<offset=[[0,1],[0,2],...]>   a Triton shared linear layout (one base per element-offset bit)
+  matrix:0x1,0x2,...                     the byte map's rows (physical bit i = parity of logical & row i)
+  config:FILE                            a hash configuration over element offsets (what --out writes)
+
+Examples:
+  rtl-gen swizzle show  --layout 'cute:Swizzle<3,4,3>' --elem-bytes 2 --tile 64x64
+  rtl-gen swizzle check --layout tma:128B --elem-bytes 2 --tile 64x64 --access rows,cols,ldmatrix
+  rtl-gen swizzle check --layout 'triton:swizzled_shared<vec=8,perPhase=1,maxPhase=8,order=1,0>' --elem-bytes 2 --tile 64x64 --access cols
+  rtl-gen swizzle best  --elem-bytes 2 --tile 64x64 --access rows,cols --prefer cute --out out/best
+  rtl-gen hash --config out/best/best.json --out out/")]
+pub struct SwizzleArgs {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(Subcommand)]
+enum What {
+    /// A layout's matrix, every form it can be written in, and the bank of each element.
+    Show(ShowArgs),
+    /// The wavefronts a layout takes on an H100 for each set of accesses.
+    Check(CheckArgs),
+    /// The layout with the fewest wavefronts for the accesses, or why none is conflict-free.
+    Best(BestArgs),
+}
+
+/// Bytes per element.
+#[derive(Clone, Copy, ValueEnum)]
+enum ElemBytes {
+    #[value(name = "1")]
+    B1,
+    #[value(name = "2")]
+    B2,
+    #[value(name = "4")]
+    B4,
+    #[value(name = "8")]
+    B8,
+    #[value(name = "16")]
+    B16,
+}
+
+impl ElemBytes {
+    fn bytes(self) -> u32 {
+        match self {
+            ElemBytes::B1 => 1,
+            ElemBytes::B2 => 2,
+            ElemBytes::B4 => 4,
+            ElemBytes::B8 => 8,
+            ElemBytes::B16 => 16,
+        }
+    }
+}
+
+/// Bytes each thread moves.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum VecBytes {
+    #[value(name = "4")]
+    B4,
+    #[value(name = "8")]
+    B8,
+    #[value(name = "16")]
+    B16,
+}
+
+impl VecBytes {
+    fn bytes(self) -> u32 {
+        match self {
+            VecBytes::B4 => 4,
+            VecBytes::B8 => 8,
+            VecBytes::B16 => 16,
+        }
+    }
+}
+
+/// How the tile is walked.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum AccessArg {
+    /// Row-major chunks, 32 to a warp access (a coalesced copy).
+    Rows,
+    /// Column-major chunks: thread t one row below thread t - 1 (a transposed read).
+    Cols,
+    /// ldmatrix.x4: thread t gives row t % 16, 16-byte column t / 16 of a 16 x 32-byte block.
+    Ldmatrix,
+}
+
+/// Which family to return when several layouts are equally good.
+#[derive(Clone, Copy, ValueEnum)]
+enum Prefer {
+    /// CuTe swizzles first.
+    Cute,
+    /// TMA modes first.
+    Tma,
+    /// Triton swizzled layouts first.
+    Triton,
+    /// No preference: the most specific form (TMA, CuTe, Triton, then a matrix).
+    Any,
+}
+
+/// The tile every subcommand describes.
+#[derive(Args)]
+struct TileArgs {
+    /// Bytes per element.
+    #[arg(long, value_enum, default_value = "2")]
+    elem_bytes: ElemBytes,
+    /// The tile, ROWSxCOLS elements stored row-major, both powers of two, 128 bytes to 256 KiB
+    /// (an M-major M x K operand is a K x M tile).
+    #[arg(long, default_value = "64x64")]
+    tile: TileShape,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also write a folder: the hash configuration (rtl-gen hash --config), a CUDA header, the
+    /// report as JSON and SVG pictures.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// The accesses `check` and `best` score.
+#[derive(Args)]
+struct AccessArgs {
+    /// How the tile is read and written (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "rows,cols")]
+    access: Vec<AccessArg>,
+    /// Bytes per thread for rows, cols and traces (comma-separated; ldmatrix is always 16).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "16")]
+    vec_bytes: Vec<VecBytes>,
+    /// Trace files (docs/TRACE_FORMAT.md) whose addresses are logical element offsets in the
+    /// tile, one warp access per line; scored at each --vec-bytes.
+    #[arg(long)]
+    trace: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+struct ShowArgs {
+    /// The layout (see the list below).
+    #[arg(long)]
+    layout: String,
+    #[command(flatten)]
+    tile: TileArgs,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// The layout (see the list below).
+    #[arg(long)]
+    layout: String,
+    #[command(flatten)]
+    tile: TileArgs,
+    #[command(flatten)]
+    accesses: AccessArgs,
+}
+
+#[derive(Args)]
+struct BestArgs {
+    /// The family to return among equally good layouts (the plain tile always comes first).
+    #[arg(long, value_enum, default_value = "cute")]
+    prefer: Prefer,
+    #[command(flatten)]
+    tile: TileArgs,
+    #[command(flatten)]
+    accesses: AccessArgs,
+}
+
+fn bad(flag: &'static str, value: impl Into<String>, message: impl Into<String>) -> Error {
+    Error::BadFlag {
+        flag,
+        value: value.into(),
+        message: message.into(),
+    }
+}
+
+impl TileArgs {
+    fn tile(&self) -> Result<Tile, Error> {
+        Tile::new(self.tile, self.elem_bytes.bytes())
+            .map_err(|m| bad("--tile", self.tile.to_string(), m))
+    }
+}
+
+/// Parses `--layout`, reading the file of `config:FILE`.
+fn parse_layout(text: &str, tile: &Tile) -> Result<(Layout, AddressMap), Error> {
+    let layout = match text.strip_prefix("config:") {
+        Some(file) => {
+            let path = Path::new(file);
+            let json = std::fs::read_to_string(path).map_err(Error::io(path))?;
+            let object = serde_json::from_str::<serde_json::Value>(&json)
+                .ok()
+                .map(|v| v.get("configuration").cloned().unwrap_or(v))
+                .and_then(|v| serde_json::from_value::<HashConfigObject>(v).ok())
+                .ok_or_else(|| Error::ConfigFile {
+                    path: path.into(),
+                    message: "not a hash configuration object (see docs/HASH.md)".into(),
+                })?;
+            match object.validate()? {
+                (_, Some(config)) => Layout::Hash(config),
+                (_, None) => {
+                    return Err(Error::ConfigFile {
+                        path: path.into(),
+                        message: "the configuration has no fields: a layout needs them".into(),
+                    })
+                }
+            }
+        }
+        None => text
+            .parse::<Layout>()
+            .map_err(|e| bad("--layout", e.text, e.message))?,
+    };
+    let map = layout
+        .to_map(tile)
+        .map_err(|e| bad("--layout", text, e.message))?;
+    Ok((layout, map))
+}
+
+impl AccessArgs {
+    /// The access sets, in the order asked (rows and cols at each width, ldmatrix once, each
+    /// trace at each width).
+    fn sets(&self, tile: &Tile) -> Result<Vec<AccessSet>, Error> {
+        let mut widths: Vec<u32> = self.vec_bytes.iter().map(|v| v.bytes()).collect();
+        widths.dedup();
+        let mut out = Vec::new();
+        let mut kinds = self.access.clone();
+        kinds.dedup();
+        for kind in kinds {
+            let (kind, list) = match kind {
+                AccessArg::Rows => (AccessKind::Rows, widths.clone()),
+                AccessArg::Cols => (AccessKind::Cols, widths.clone()),
+                AccessArg::Ldmatrix => (AccessKind::Ldmatrix, vec![16]),
+            };
+            for w in list {
+                out.push(
+                    AccessSet::generate(kind, w, tile)
+                        .map_err(|m| bad("--access", kind.name(), m))?,
+                );
+            }
+        }
+        for path in &self.trace {
+            let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+            let trace =
+                Trace::parse(&text, tile.element_bits(), 32).map_err(|source| Error::Trace {
+                    path: path.clone(),
+                    source,
+                })?;
+            for &w in &widths {
+                out.push(
+                    AccessSet::from_trace(&trace, w, tile)
+                        .map_err(|m| bad("--trace", path.display().to_string(), m))?,
+                );
+            }
+        }
+        if out.is_empty() {
+            return Err(bad(
+                "--access",
+                "",
+                "at least one of rows, cols, ldmatrix or a --trace",
+            ));
+        }
+        Ok(out)
+    }
+}
+
+/// Refuses sets whose vectors the layout would split.
+fn check_whole(map: &AddressMap, layout: &str, sets: &[AccessSet]) -> Result<(), Error> {
+    match sets
+        .iter()
+        .find(|s| u64::from(s.width) > map.contiguous_bytes())
+    {
+        Some(s) => Err(bad(
+            "--layout",
+            layout,
+            format!(
+                "keeps only {} bytes together, so {} would split its {}-byte vectors; allowed vectors: at most {} bytes",
+                map.contiguous_bytes(),
+                s.name(),
+                s.width,
+                map.contiguous_bytes()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Writes the output folder: `<config>.json`, `swizzle.h`, `report.json`, `banks.svg` and,
+/// with accesses, `wavefronts.svg`.
+fn write_folder(
+    out: &Path,
+    config_name: &str,
+    map: &AddressMap,
+    tile: &Tile,
+    document: &serde_json::Value,
+    bars: Option<String>,
+    command: &str,
+) -> Result<PathBuf, Error> {
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let name = out
+        .file_name()
+        .map_or_else(|| "swizzle".into(), |f| f.to_string_lossy().into_owned());
+    let staging = Staging::new(&parent, &name)?;
+    let config = HashConfigObject::from_config(&hash_config(map, tile));
+    staging.write(
+        config_name,
+        &format!(
+            "{}\n",
+            serde_json::to_string_pretty(&config).unwrap_or_default()
+        ),
+    )?;
+    staging.write(
+        "swizzle.h",
+        &header::swizzle_header(map, tile, "swizzle", command),
+    )?;
+    staging.write(
+        "report.json",
+        &format!(
+            "{}\n",
+            serde_json::to_string_pretty(document).unwrap_or_default()
+        ),
+    )?;
+    let title = format!(
+        "{} of each element: {}",
+        report::bank_unit(tile),
+        document["layout"]["forms"][0].as_str().unwrap_or("")
+    );
+    let banks = 1u64 << models::swizzle::layout::bank_groups(tile).1;
+    staging.write(
+        "banks.svg",
+        &picture::bank_map(&title, &report::bank_grid(map, tile), banks),
+    )?;
+    if let Some(svg) = bars {
+        staging.write("wavefronts.svg", &svg)?;
+    }
+    staging.commit()
+}
+
+fn emit(document: serde_json::Value, text: String, json: bool, written: Option<PathBuf>) {
+    if json {
+        println!("{document}");
+    } else {
+        print!("{text}");
+        if let Some(dir) = written {
+            println!("files: {}", dir.display());
+        }
+    }
+}
+
+fn show(a: ShowArgs, command: &str) -> Result<ExitCode, Error> {
+    let tile = a.tile.tile()?;
+    let (_, map) = parse_layout(&a.layout, &tile)?;
+    let document = json!({
+        "format_version": report::FORMAT_VERSION,
+        "command": "show",
+        "tile": report::TileJson::new(&tile),
+        "layout": report::LayoutJson::new(&map, &tile),
+        "bank_unit": report::bank_unit(&tile),
+        "banks": report::bank_grid(&map, &tile),
+    });
+    let written = match &a.tile.out {
+        Some(out) => Some(write_folder(
+            out,
+            "layout.json",
+            &map,
+            &tile,
+            &document,
+            None,
+            command,
+        )?),
+        None => None,
+    };
+    let text = format!(
+        "{}{}",
+        report::layout_text(&map, &tile),
+        report::grid_text(&map, &tile)
+    );
+    emit(document, text, a.tile.json, written);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(a: CheckArgs, command: &str) -> Result<ExitCode, Error> {
+    let tile = a.tile.tile()?;
+    let (_, map) = parse_layout(&a.layout, &tile)?;
+    let sets = a.accesses.sets(&tile)?;
+    check_whole(&map, &a.layout, &sets)?;
+    let costs: Vec<_> = sets.iter().map(|s| set_cost(s, &map)).collect();
+    let (total, ideal) = costs.iter().fold((0, 0), |(t, i), c| {
+        (t + c.load + c.store, i + c.ideal_load + c.ideal_store)
+    });
+    let document = json!({
+        "format_version": report::FORMAT_VERSION,
+        "command": "check",
+        "tile": report::TileJson::new(&tile),
+        "layout": report::LayoutJson::new(&map, &tile),
+        "accesses": sets.iter().zip(&costs).map(|(s, c)| report::AccessJson::new(s, c)).collect::<Vec<_>>(),
+        "total_wavefronts": total,
+        "ideal_wavefronts": ideal,
+        "conflict_free": total == ideal,
+    });
+    let written = match &a.tile.out {
+        Some(out) => {
+            let bars = picture::wavefront_bars(&format!("wavefronts: {}", a.layout), &sets, &costs);
+            Some(write_folder(
+                out,
+                "layout.json",
+                &map,
+                &tile,
+                &document,
+                Some(bars),
+                command,
+            )?)
+        }
+        None => None,
+    };
+    let text = format!(
+        "{}{}",
+        report::layout_text(&map, &tile),
+        report::access_text(&sets, &costs)
+    );
+    emit(document, text, a.tile.json, written);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn best(a: BestArgs, command: &str) -> Result<ExitCode, Error> {
+    let tile = a.tile.tile()?;
+    let sets = a.accesses.sets(&tile)?;
+    let prefer = match a.prefer {
+        Prefer::Cute => Family::Cute,
+        Prefer::Tma => Family::Tma,
+        Prefer::Triton => Family::Triton,
+        Prefer::Any => Family::RowMajor,
+    };
+    let r = best_layout(&tile, &sets, prefer);
+    let map = &r.best.map;
+    let document = json!({
+        "format_version": report::FORMAT_VERSION,
+        "command": "best",
+        "tile": report::TileJson::new(&tile),
+        "layout": report::LayoutJson::new(map, &tile),
+        "accesses": sets.iter().zip(&r.best.costs).map(|(s, c)| report::AccessJson::new(s, c)).collect::<Vec<_>>(),
+        "total_wavefronts": r.best.total(),
+        "ideal_wavefronts": r.ideal,
+        "lower_bound_wavefronts": r.lower_bound,
+        "optimal": r.best.total() == r.lower_bound,
+        "search": {
+            "layouts_scored": r.considered,
+            "chunk_bytes": r.chunk_bytes,
+            "exact": format!("{:?}", r.exact).to_lowercase(),
+            "affine_chunk_sets": r.affine_sets.0,
+            "chunk_sets": r.affine_sets.1,
+        },
+        "verdict": report::verdict_json(&r),
+    });
+    let written = match &a.tile.out {
+        Some(out) => {
+            let bars = picture::wavefront_bars("wavefronts: best layout", &sets, &r.best.costs);
+            Some(write_folder(
+                out,
+                "best.json",
+                map,
+                &tile,
+                &document,
+                Some(bars),
+                command,
+            )?)
+        }
+        None => None,
+    };
+    let preferred = r
+        .best
+        .forms
+        .iter()
+        .find(|f| Family::of(f) == prefer)
+        .map_or_else(String::new, |f| format!("preferred form: {f}\n"));
+    let text = format!(
+        "best of {} layouts scored (every vector kept whole: {}-byte chunks move together)\n{}{preferred}{}{}",
+        r.considered,
+        r.chunk_bytes,
+        report::layout_text(map, &tile),
+        report::access_text(&sets, &r.best.costs),
+        report::verdict_text(&r)
+    );
+    emit(document, text, a.tile.json, written);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `rtl-gen swizzle`.
+pub fn run(args: SwizzleArgs, command: &str) -> Result<ExitCode, Error> {
+    match args.what {
+        What::Show(a) => show(a, command),
+        What::Check(a) => check(a, command),
+        What::Best(a) => best(a, command),
+    }
+}
+
+/// Arguments of `rtl-gen cuda swizzle`.
+#[derive(Args)]
+pub struct HeaderArgs {
+    /// The layout, as `rtl-gen swizzle` takes it (see `rtl-gen swizzle --help`).
+    #[arg(long)]
+    layout: String,
+    /// Bytes per element.
+    #[arg(long, value_enum, default_value = "2")]
+    elem_bytes: ElemBytes,
+    /// The tile, ROWSxCOLS elements.
+    #[arg(long, default_value = "64x64")]
+    tile: TileShape,
+    /// Prefix of the functions.
+    #[arg(long, default_value = "swizzle")]
+    name: String,
+    /// Write the header here instead of printing it.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// The CUDA header of a layout: `<name>_offset(x)` and `<name>_index(row, col)`; the text, to
+/// be printed or written by `rtl-gen cuda`.
+pub fn header_text(
+    a: &HeaderArgs,
+    command: &str,
+) -> Result<(String, Option<PathBuf>, String), Error> {
+    let tile = Tile::new(a.tile, a.elem_bytes.bytes())
+        .map_err(|m| bad("--tile", a.tile.to_string(), m))?;
+    let (_, map) = parse_layout(&a.layout, &tile)?;
+    Ok((
+        header::swizzle_header(&map, &tile, &a.name, command),
+        a.out.clone(),
+        a.name.clone(),
+    ))
+}
