@@ -90,3 +90,43 @@ fn wavefront_model_matches_every_h100_launch() {
     assert_eq!(launches, rows.len());
     assert_eq!(launches, 428);
 }
+
+/// The 678 launches of docs/GPU.md (4- and 8-byte words, gpu/gen/patterns.txt): the same model,
+/// its pair rule included, gives every load's and store's wavefronts.
+#[test]
+fn wavefront_model_matches_the_earlier_678_launches() {
+    let measured = read("docs/gpu/model_vs_silicon.csv");
+    let mut lines = measured.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: BTreeMap<String, BTreeMap<&str, &str>> = lines
+        .map(|l| {
+            let row: BTreeMap<&str, &str> = header.iter().copied().zip(l.split(',')).collect();
+            (row["id"].to_string(), row)
+        })
+        .collect();
+    let patterns = read("gpu/gen/patterns.txt");
+    let mut launches = 0;
+    for line in patterns.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let width: u32 = f[1].parse().unwrap();
+        let bytes: Vec<u64> = f[2..]
+            .iter()
+            .map(|x| x.parse::<u64>().unwrap() * u64::from(width))
+            .collect();
+        let row = &rows[f[0]];
+        for (op, column) in [
+            (Instruction::Load, "ld_wavefronts"),
+            (Instruction::Store, "st_wavefronts"),
+        ] {
+            let want: u32 = row[column].parse().unwrap();
+            assert_eq!(
+                warp_wavefronts(&bytes, width, op),
+                want,
+                "{}: {column}",
+                f[0]
+            );
+        }
+        launches += 1;
+    }
+    assert_eq!(launches, 678);
+}
