@@ -17,7 +17,7 @@ pub struct SoftwareIndex {
 }
 
 /// Inserts `v` into a GF(2) basis kept in reduced form; false when `v` depends on it.
-fn insert(basis: &mut Vec<u64>, v: u64) -> bool {
+pub(crate) fn insert(basis: &mut Vec<u64>, v: u64) -> bool {
     let reduced = basis.iter().fold(v, |r, b| r.min(r ^ b));
     if reduced == 0 {
         return false;

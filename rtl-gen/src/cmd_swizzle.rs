@@ -65,16 +65,11 @@ enum ElemBytes {
     B16,
 }
 
-impl ElemBytes {
-    fn bytes(self) -> u32 {
-        match self {
-            ElemBytes::B1 => 1,
-            ElemBytes::B2 => 2,
-            ElemBytes::B4 => 4,
-            ElemBytes::B8 => 8,
-            ElemBytes::B16 => 16,
-        }
-    }
+/// The number a byte-count enumeration stands for: its value name.
+fn bytes(v: impl ValueEnum) -> u32 {
+    v.to_possible_value()
+        .and_then(|p| p.get_name().parse().ok())
+        .unwrap_or_else(|| unreachable!("every byte count is named by its number"))
 }
 
 /// Bytes each thread moves.
@@ -86,16 +81,6 @@ enum VecBytes {
     B8,
     #[value(name = "16")]
     B16,
-}
-
-impl VecBytes {
-    fn bytes(self) -> u32 {
-        match self {
-            VecBytes::B4 => 4,
-            VecBytes::B8 => 8,
-            VecBytes::B16 => 16,
-        }
-    }
 }
 
 /// How the tile is walked.
@@ -197,7 +182,7 @@ fn bad(flag: &'static str, value: impl Into<String>, message: impl Into<String>)
 
 impl TileArgs {
     fn tile(&self) -> Result<Tile, Error> {
-        Tile::new(self.tile, self.elem_bytes.bytes())
+        Tile::new(self.tile, bytes(self.elem_bytes))
             .map_err(|m| bad("--tile", self.tile.to_string(), m))
     }
 }
@@ -240,7 +225,7 @@ impl AccessArgs {
     /// The access sets, in the order asked (rows and cols at each width, ldmatrix once, each
     /// trace at each width).
     fn sets(&self, tile: &Tile) -> Result<Vec<AccessSet>, Error> {
-        let mut widths: Vec<u32> = self.vec_bytes.iter().map(|v| v.bytes()).collect();
+        let mut widths: Vec<u32> = self.vec_bytes.iter().map(|&v| bytes(v)).collect();
         widths.dedup();
         let mut out = Vec::new();
         let mut kinds = self.access.clone();
@@ -304,69 +289,71 @@ fn check_whole(map: &AddressMap, layout: &str, sets: &[AccessSet]) -> Result<(),
     }
 }
 
-/// Writes the output folder: `<config>.json`, `swizzle.h`, `report.json`, `banks.svg` and,
-/// with accesses, `wavefronts.svg`.
-fn write_folder(
-    out: &Path,
-    config_name: &str,
-    map: &AddressMap,
-    tile: &Tile,
-    document: &serde_json::Value,
-    bars: Option<String>,
-    command: &str,
-) -> Result<PathBuf, Error> {
-    let parent = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let name = out
-        .file_name()
-        .map_or_else(|| "swizzle".into(), |f| f.to_string_lossy().into_owned());
-    let staging = Staging::new(&parent, &name)?;
-    let config = HashConfigObject::from_config(&hash_config(map, tile));
-    staging.write(
-        config_name,
-        &format!(
-            "{}\n",
-            serde_json::to_string_pretty(&config).unwrap_or_default()
-        ),
-    )?;
-    staging.write(
-        "swizzle.h",
-        &header::swizzle_header(map, tile, "swizzle", command),
-    )?;
-    staging.write(
-        "report.json",
-        &format!(
-            "{}\n",
-            serde_json::to_string_pretty(document).unwrap_or_default()
-        ),
-    )?;
-    let title = format!(
-        "{} of each element: {}",
-        report::bank_unit(tile),
-        document["layout"]["forms"][0].as_str().unwrap_or("")
-    );
-    let banks = 1u64 << models::swizzle::layout::bank_groups(tile).1;
-    staging.write(
-        "banks.svg",
-        &picture::bank_map(&title, &report::bank_grid(map, tile), banks),
-    )?;
-    if let Some(svg) = bars {
-        staging.write("wavefronts.svg", &svg)?;
-    }
-    staging.commit()
+/// A JSON value as a file: pretty, one final newline.
+fn pretty(v: &impl serde::Serialize) -> String {
+    format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default())
 }
 
-fn emit(document: serde_json::Value, text: String, json: bool, written: Option<PathBuf>) {
-    if json {
-        println!("{document}");
+/// What a subcommand reports about one layout.
+struct Report<'a> {
+    map: &'a AddressMap,
+    tile: &'a Tile,
+    /// The `--json` document.
+    document: serde_json::Value,
+    /// The text report.
+    text: String,
+    /// The hash configuration's file name in the `--out` folder.
+    config_name: &'static str,
+    /// The wavefront bars, for subcommands that score accesses.
+    bars: Option<String>,
+}
+
+/// Writes the `--out` folder (the hash configuration, `swizzle.h`, `report.json`, `banks.svg`
+/// and `wavefronts.svg` with accesses), then prints the JSON document or the text.
+fn finish(r: Report, flags: &TileArgs, command: &str) -> Result<ExitCode, Error> {
+    let written = match &flags.out {
+        Some(out) => {
+            let parent = out
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            let name = out
+                .file_name()
+                .map_or_else(|| "swizzle".into(), |f| f.to_string_lossy().into_owned());
+            let staging = Staging::new(&parent, &name)?;
+            let config = HashConfigObject::from_config(&hash_config(r.map, r.tile));
+            staging.write(r.config_name, &pretty(&config))?;
+            staging.write(
+                "swizzle.h",
+                &header::swizzle_header(r.map, r.tile, "swizzle", command),
+            )?;
+            staging.write("report.json", &pretty(&r.document))?;
+            let title = format!(
+                "{} of each element: {}",
+                report::bank_unit(r.tile),
+                r.document["layout"]["forms"][0].as_str().unwrap_or("")
+            );
+            let banks = 1u64 << models::swizzle::layout::bank_groups(r.tile).1;
+            staging.write(
+                "banks.svg",
+                &picture::bank_map(&title, &report::bank_grid(r.map, r.tile), banks),
+            )?;
+            if let Some(svg) = &r.bars {
+                staging.write("wavefronts.svg", svg)?;
+            }
+            Some(staging.commit()?)
+        }
+        None => None,
+    };
+    if flags.json {
+        println!("{}", r.document);
     } else {
-        print!("{text}");
+        print!("{}", r.text);
         if let Some(dir) = written {
             println!("files: {}", dir.display());
         }
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn show(a: ShowArgs, command: &str) -> Result<ExitCode, Error> {
@@ -380,25 +367,20 @@ fn show(a: ShowArgs, command: &str) -> Result<ExitCode, Error> {
         "bank_unit": report::bank_unit(&tile),
         "banks": report::bank_grid(&map, &tile),
     });
-    let written = match &a.tile.out {
-        Some(out) => Some(write_folder(
-            out,
-            "layout.json",
-            &map,
-            &tile,
-            &document,
-            None,
-            command,
-        )?),
-        None => None,
-    };
     let text = format!(
         "{}{}",
         report::layout_text(&map, &tile),
         report::grid_text(&map, &tile)
     );
-    emit(document, text, a.tile.json, written);
-    Ok(ExitCode::SUCCESS)
+    let r = Report {
+        map: &map,
+        tile: &tile,
+        document,
+        text,
+        config_name: "layout.json",
+        bars: None,
+    };
+    finish(r, &a.tile, command)
 }
 
 fn check(a: CheckArgs, command: &str) -> Result<ExitCode, Error> {
@@ -420,28 +402,21 @@ fn check(a: CheckArgs, command: &str) -> Result<ExitCode, Error> {
         "ideal_wavefronts": ideal,
         "conflict_free": total == ideal,
     });
-    let written = match &a.tile.out {
-        Some(out) => {
-            let bars = picture::wavefront_bars(&format!("wavefronts: {}", a.layout), &sets, &costs);
-            Some(write_folder(
-                out,
-                "layout.json",
-                &map,
-                &tile,
-                &document,
-                Some(bars),
-                command,
-            )?)
-        }
-        None => None,
-    };
     let text = format!(
         "{}{}",
         report::layout_text(&map, &tile),
         report::access_text(&sets, &costs)
     );
-    emit(document, text, a.tile.json, written);
-    Ok(ExitCode::SUCCESS)
+    let bars = picture::wavefront_bars(&format!("wavefronts: {}", a.layout), &sets, &costs);
+    let r = Report {
+        map: &map,
+        tile: &tile,
+        document,
+        text,
+        config_name: "layout.json",
+        bars: Some(bars),
+    };
+    finish(r, &a.tile, command)
 }
 
 fn best(a: BestArgs, command: &str) -> Result<ExitCode, Error> {
@@ -474,21 +449,6 @@ fn best(a: BestArgs, command: &str) -> Result<ExitCode, Error> {
         },
         "verdict": report::verdict_json(&r),
     });
-    let written = match &a.tile.out {
-        Some(out) => {
-            let bars = picture::wavefront_bars("wavefronts: best layout", &sets, &r.best.costs);
-            Some(write_folder(
-                out,
-                "best.json",
-                map,
-                &tile,
-                &document,
-                Some(bars),
-                command,
-            )?)
-        }
-        None => None,
-    };
     let preferred = r
         .best
         .forms
@@ -503,8 +463,16 @@ fn best(a: BestArgs, command: &str) -> Result<ExitCode, Error> {
         report::access_text(&sets, &r.best.costs),
         report::verdict_text(&r)
     );
-    emit(document, text, a.tile.json, written);
-    Ok(ExitCode::SUCCESS)
+    let bars = picture::wavefront_bars("wavefronts: best layout", &sets, &r.best.costs);
+    let out = Report {
+        map,
+        tile: &tile,
+        document,
+        text,
+        config_name: "best.json",
+        bars: Some(bars),
+    };
+    finish(out, &a.tile, command)
 }
 
 /// Runs `rtl-gen swizzle`.
@@ -542,8 +510,8 @@ pub fn header_text(
     a: &HeaderArgs,
     command: &str,
 ) -> Result<(String, Option<PathBuf>, String), Error> {
-    let tile = Tile::new(a.tile, a.elem_bytes.bytes())
-        .map_err(|m| bad("--tile", a.tile.to_string(), m))?;
+    let tile =
+        Tile::new(a.tile, bytes(a.elem_bytes)).map_err(|m| bad("--tile", a.tile.to_string(), m))?;
     let (_, map) = parse_layout(&a.layout, &tile)?;
     Ok((
         header::swizzle_header(&map, &tile, &a.name, command),

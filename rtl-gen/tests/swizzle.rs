@@ -22,6 +22,13 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// The one JSON document `rtl-gen swizzle ... --json` prints.
+fn document(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let o = rtl_gen(dir, &[args, &["--json"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(stdout(&o).trim()).unwrap()
+}
+
 fn tile64(eb: u32) -> Tile {
     Tile::new(TileShape { rows: 64, cols: 64 }, eb).unwrap()
 }
@@ -53,7 +60,7 @@ fn show_check_and_best_answer_in_text_and_one_json_document() {
         "{text}"
     );
 
-    let check = rtl_gen(
+    let doc = document(
         tmp.path(),
         &[
             "swizzle",
@@ -66,11 +73,8 @@ fn show_check_and_best_answer_in_text_and_one_json_document() {
             "64x64",
             "--access",
             "rows,cols,ldmatrix",
-            "--json",
         ],
     );
-    assert!(check.status.success());
-    let doc: serde_json::Value = serde_json::from_str(stdout(&check).trim()).unwrap();
     assert_eq!(doc["format_version"], 1);
     let accesses = doc["accesses"].as_array().unwrap();
     assert_eq!(accesses.len(), 3);
@@ -80,7 +84,7 @@ fn show_check_and_best_answer_in_text_and_one_json_document() {
     assert_eq!(accesses[0]["conflict_free"], true);
     assert_eq!(doc["conflict_free"], false);
 
-    let best = rtl_gen(
+    let doc = document(
         tmp.path(),
         &[
             "swizzle",
@@ -91,10 +95,8 @@ fn show_check_and_best_answer_in_text_and_one_json_document() {
             "64x64",
             "--access",
             "rows,cols",
-            "--json",
         ],
     );
-    let doc: serde_json::Value = serde_json::from_str(stdout(&best).trim()).unwrap();
     assert_eq!(doc["verdict"]["kind"], "conflict-free");
     assert_eq!(doc["total_wavefronts"], doc["ideal_wavefronts"]);
     assert_eq!(doc["layout"]["forms"][0], "tma:128B");
@@ -194,7 +196,7 @@ fn out_folder_feeds_rtl_gen_hash_and_a_cuda_header() {
     );
     assert!(h.status.success(), "{}", String::from_utf8_lossy(&h.stderr));
     // The imported layout round-trips through its configuration file.
-    let again = rtl_gen(
+    let doc = document(
         tmp.path(),
         &[
             "swizzle",
@@ -205,10 +207,8 @@ fn out_folder_feeds_rtl_gen_hash_and_a_cuda_header() {
             "32x128",
             "--access",
             "ldmatrix",
-            "--json",
         ],
     );
-    let doc: serde_json::Value = serde_json::from_str(stdout(&again).trim()).unwrap();
     assert_eq!(doc["conflict_free"], true);
     let header = rtl_gen(
         tmp.path(),

@@ -6,6 +6,7 @@
 //! it is stored (its *physical* offset), and does so linearly: physical = `F · logical` over
 //! GF(2). The bank of a byte is bits 2..7 of its physical offset (32 banks of 4 bytes).
 
+use crate::software::insert;
 use std::fmt;
 
 /// A bijection of the `bits`-bit byte offsets, linear over GF(2).
@@ -65,17 +66,6 @@ impl fmt::Display for MapError {
 /// The rank over GF(2) of a list of vectors.
 pub fn rank(vectors: impl IntoIterator<Item = u64>) -> u32 {
     crate::XorMatrix::new(64, vectors.into_iter().collect()).rank()
-}
-
-/// Adds `v` to a basis kept in reduced form (descending); false when `v` depends on it.
-fn insert(basis: &mut Vec<u64>, v: u64) -> bool {
-    let reduced = basis.iter().fold(v, |r, b| r.min(r ^ b));
-    if reduced == 0 {
-        return false;
-    }
-    basis.push(reduced);
-    basis.sort_unstable_by(|a, b| b.cmp(a));
-    true
 }
 
 /// Transposes a square list of bit vectors (`bits` of them, `bits` bits each).
