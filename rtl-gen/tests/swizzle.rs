@@ -362,3 +362,25 @@ fn swizzle_headers_compute_the_map() {
         "host-compiled headers disagree with the maps"
     );
 }
+
+/// The headers' text: a CuTe-expressible layout in CuTe's own form, any other as parities.
+#[test]
+fn swizzle_headers_match_their_snapshots() {
+    let tile = tile64(2);
+    for (name, text) in [
+        ("swizzle_tma128", "tma:128B"),
+        (
+            "swizzle_triton_cm",
+            "triton:swizzled_shared<vec=8,perPhase=1,maxPhase=8,order=0,1>",
+        ),
+    ] {
+        let map = text.parse::<Layout>().unwrap().to_map(&tile).unwrap();
+        let h = rtl_gen::swizzle::header::swizzle_header(
+            &map,
+            &tile,
+            name,
+            "rtl-gen cuda swizzle (test)",
+        );
+        insta::assert_snapshot!(name, h);
+    }
+}

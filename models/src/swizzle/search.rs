@@ -233,8 +233,9 @@ fn map_of_rows(tile: &Tile, chunk_shift: u32, rows: &[u64]) -> Option<AddressMap
 }
 
 /// Every TMA mode, CuTe swizzle (on bytes, writing only bank bits) and Triton swizzled layout
-/// that keeps `chunk_bytes` together on `tile`, and the plain tile.
-fn known_layouts(tile: &Tile, chunk_shift: u32) -> Vec<AddressMap> {
+/// that keeps `chunk_bytes` together on `tile`, and the plain tile; each distinct map once, with
+/// the families it was written in.
+fn known_layouts(tile: &Tile, chunk_shift: u32) -> Vec<(AddressMap, Vec<Family>)> {
     let n = tile.offset_bits();
     let mut layouts = vec![Layout::RowMajor];
     layouts.extend(TmaMode::ALL.map(Layout::Tma));
@@ -268,40 +269,59 @@ fn known_layouts(tile: &Tile, chunk_shift: u32) -> Vec<AddressMap> {
             }
         }
     }
-    let mut maps: Vec<AddressMap> = Vec::new();
+    let mut maps: Vec<(AddressMap, Vec<Family>)> = Vec::new();
     for l in layouts {
-        if let Ok(map) = l.to_map(tile) {
-            if map.contiguous_bytes() >= 1 << chunk_shift && !maps.contains(&map) {
-                maps.push(map);
-            }
+        let Ok(map) = l.to_map(tile) else { continue };
+        if map.contiguous_bytes() < 1 << chunk_shift {
+            continue;
+        }
+        let family = Family::of(&l);
+        match maps.iter_mut().find(|(m, _)| *m == map) {
+            Some((_, families)) if !families.contains(&family) => families.push(family),
+            Some(_) => {}
+            None => maps.push((map, vec![family])),
         }
     }
     maps
 }
 
-/// The layout among `candidates` with the fewest wavefronts; among equals the plain tile, then
-/// one of family `prefer`, then the more specific family, then the first. Forms are worked out
-/// only for the tied candidates (finding them is the costly part).
-fn choose(candidates: Vec<AddressMap>, tile: &Tile, sets: &[AccessSet], prefer: Family) -> Scored {
-    let scored: Vec<(AddressMap, Vec<SetCost>, u64)> = candidates
-        .into_iter()
-        .map(|m| {
-            let costs: Vec<SetCost> = sets.iter().map(|s| set_cost(s, &m)).collect();
+/// The layout among `candidates` (maps with the families they were written in) with the fewest
+/// wavefronts; among equals the plain tile, then one of family `prefer`, then the more specific
+/// family, then the first. Layouts with the same bank rows (`signature`) take the same
+/// wavefronts, so each is scored once.
+fn choose(
+    candidates: Vec<(AddressMap, Vec<Family>)>,
+    signature: impl Fn(&AddressMap) -> Vec<u64>,
+    tile: &Tile,
+    sets: &[AccessSet],
+    prefer: Family,
+) -> Scored {
+    let mut scored: BTreeMap<Vec<u64>, (Vec<SetCost>, u64)> = BTreeMap::new();
+    for (m, _) in &candidates {
+        scored.entry(signature(m)).or_insert_with(|| {
+            let costs: Vec<SetCost> = sets.iter().map(|s| set_cost(s, m)).collect();
             let total = costs.iter().map(|c| c.load + c.store).sum();
-            (m, costs, total)
-        })
-        .collect();
-    let least = scored.iter().map(|s| s.2).min().unwrap_or(0);
-    let rank = |f: Family| (f != Family::RowMajor, f != prefer, f);
-    scored
+            (costs, total)
+        });
+    }
+    let least = scored.values().map(|s| s.1).min().unwrap_or(0);
+    let rank = |families: &[Family]| {
+        (
+            !families.contains(&Family::RowMajor),
+            !families.contains(&prefer),
+            families.iter().min().copied().unwrap_or(Family::Matrix),
+        )
+    };
+    let (map, _) = candidates
         .into_iter()
-        .filter(|s| s.2 == least)
-        .map(|(map, costs, _)| {
-            let forms = forms(&map, tile);
-            Scored { map, forms, costs }
-        })
-        .min_by_key(|s| rank(s.family()))
-        .unwrap_or_else(|| unreachable!("the plain tile is always a candidate"))
+        .filter(|(m, _)| scored[&signature(m)].1 == least)
+        .min_by_key(|(_, families)| rank(families))
+        .unwrap_or_else(|| unreachable!("the plain tile is always a candidate"));
+    Scored {
+        forms: forms(&map, tile),
+        costs: scored[&signature(&map)].0.clone(),
+        map,
+    }
 }
 
 fn workload(sets: &[&ChunkSet], geometry: Geometry) -> Workload {
@@ -373,7 +393,7 @@ pub fn best_layout(tile: &Tile, sets: &[AccessSet], prefer: Family) -> SearchRes
     let known = known_layouts(tile, chunk_shift);
     let seeds: Vec<SearchCandidate> = known
         .iter()
-        .map(|m| {
+        .map(|(m, _)| {
             let rows = bank_rows(m, chunk_shift, k);
             let config = HashConfig::new(geometry, HashFunction::XorMatrix { rows })
                 .unwrap_or_else(|e| unreachable!("rows inside p bits: {e}"));
@@ -384,12 +404,18 @@ pub fn best_layout(tile: &Tile, sets: &[AccessSet], prefer: Family) -> SearchRes
     let found = gf2::gf2(&work, &seeds);
     let mut candidates = known;
     if let Some(m) = map_of_rows(tile, chunk_shift, found.best.config.to_matrix().rows()) {
-        if !candidates.contains(&m) {
-            candidates.push(m);
+        if !candidates.iter().any(|(c, _)| *c == m) {
+            candidates.push((m, vec![Family::Matrix]));
         }
     }
     let considered = candidates.len();
-    let best = choose(candidates, tile, sets, prefer);
+    let best = choose(
+        candidates,
+        |m| bank_rows(m, chunk_shift, k),
+        tile,
+        sets,
+        prefer,
+    );
 
     let ideal: u64 = sets
         .iter()

@@ -16,22 +16,24 @@ pub fn swizzle_header(map: &AddressMap, tile: &Tile, name: &str, command: &str) 
         .filter(|f| !matches!(f, Layout::TritonLinear(_) | Layout::Matrix(_)))
         .map(Layout::to_string)
         .collect();
-    let about = vec![
-        format!(
-            "Layout of a {}x{} tile of {}-byte elements ({} bytes): {}.",
-            tile.rows(),
-            tile.cols(),
-            tile.elem_bytes(),
-            tile.bytes(),
-            if listed.is_empty() {
-                "a general GF(2) matrix".to_string()
-            } else {
-                listed.join(", ")
-            }
-        ),
-        format!("{name}_offset(x): the byte offset where the byte of row-major offset x (< {}) is stored.", tile.bytes()),
-        format!("{name}_index(row, col): the element index where element (row, col) is stored."),
-    ];
+    let mut about = vec![format!(
+        "Layout of a {}x{} tile of {}-byte elements ({} bytes), written as:",
+        tile.rows(),
+        tile.cols(),
+        tile.elem_bytes(),
+        tile.bytes()
+    )];
+    if listed.is_empty() {
+        about.push("  a general GF(2) matrix (no CuTe, TMA or Triton swizzle form)".into());
+    }
+    about.extend(listed.iter().map(|f| format!("  {f}")));
+    about.push(format!(
+        "{name}_offset(x): the byte offset where the byte of row-major offset x (< {}) is stored.",
+        tile.bytes()
+    ));
+    about.push(format!(
+        "{name}_index(row, col): the element index where element (row, col) is stored."
+    ));
     let upper = name.to_ascii_uppercase();
     let mut s = open(name, command, &about);
     s.push_str(&format!(
@@ -76,7 +78,7 @@ pub fn swizzle_header(map: &AddressMap, tile: &Tile, name: &str, command: &str) 
     ));
     s.push_str(&format!(
         "__device__ __forceinline__ unsigned int {name}_index(unsigned int row, unsigned int col)\n{{\n    \
-         return {name}_offset((row * {upper}_COLS + col) * {upper}_ELEM_BYTES) / {upper}_ELEM_BYTES;\n}}\n\n"
+         return {name}_offset((row * {upper}_COLS + col) * {upper}_ELEM_BYTES)\n        / {upper}_ELEM_BYTES;\n}}\n\n"
     ));
     s.push_str(&close(name));
     s
