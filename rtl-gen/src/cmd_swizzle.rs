@@ -38,6 +38,8 @@ Examples:
 pub struct SwizzleArgs {
     #[command(subcommand)]
     what: What,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 #[derive(Subcommand)]
@@ -181,9 +183,28 @@ fn bad(flag: &'static str, value: impl Into<String>, message: impl Into<String>)
 }
 
 impl TileArgs {
+    /// The tile; refuses it, or an `--out` folder rtl-gen may not replace, before any work.
     fn tile(&self) -> Result<Tile, Error> {
-        Tile::new(self.tile, bytes(self.elem_bytes))
-            .map_err(|m| bad("--tile", self.tile.to_string(), m))
+        let tile = Tile::new(self.tile, bytes(self.elem_bytes))
+            .map_err(|m| bad("--tile", self.tile.to_string(), m))?;
+        if let Some((parent, name)) = self.destination() {
+            Staging::check(&parent, &name)?;
+        }
+        Ok(tile)
+    }
+
+    /// `--out` as the parent folder and the folder's name.
+    fn destination(&self) -> Option<(PathBuf, String)> {
+        self.out.as_ref().map(|out| {
+            let parent = out
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            let name = out
+                .file_name()
+                .map_or_else(|| "swizzle".into(), |f| f.to_string_lossy().into_owned());
+            (parent, name)
+        })
     }
 }
 
@@ -311,16 +332,9 @@ struct Report<'a> {
 /// Writes the `--out` folder (the hash configuration, `swizzle.h`, `report.json`, `banks.svg`
 /// and `wavefronts.svg` with accesses), then prints the JSON document or the text.
 fn finish(r: Report, flags: &TileArgs, command: &str) -> Result<ExitCode, Error> {
-    let written = match &flags.out {
-        Some(out) => {
-            let parent = out
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-            let name = out
-                .file_name()
-                .map_or_else(|| "swizzle".into(), |f| f.to_string_lossy().into_owned());
-            let staging = Staging::new(&parent, &name)?;
+    let written = match flags.destination() {
+        Some((parent, name)) => {
+            let staging = Staging::folder(&parent, &name)?;
             let config = HashConfigObject::from_config(&hash_config(r.map, r.tile));
             staging.write(r.config_name, &pretty(&config))?;
             staging.write(
@@ -477,6 +491,7 @@ fn best(a: BestArgs, command: &str) -> Result<ExitCode, Error> {
 
 /// Runs `rtl-gen swizzle`.
 pub fn run(args: SwizzleArgs, command: &str) -> Result<ExitCode, Error> {
+    args.output.apply();
     match args.what {
         What::Show(a) => show(a, command),
         What::Check(a) => check(a, command),

@@ -2,6 +2,9 @@
 //! writes, and the hardware: the hasher generated from a TMA mode or an imported layout gives,
 //! in co-simulation, the bank the layout's own formula gives for every offset of a 64 x 64 tile.
 
+mod common;
+
+use common::{rtl_gen, stderr};
 use models::swizzle::export::hash_config;
 use models::swizzle::{Layout, Tile, TileShape};
 use models::{HashConfig, HashConfigObject};
@@ -10,14 +13,6 @@ use rtl_gen::hash::{block, HashDesign};
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("rtl-gen runs")
-}
-
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -25,7 +20,7 @@ fn stdout(o: &Output) -> String {
 /// The one JSON document `rtl-gen swizzle ... --json` prints.
 fn document(dir: &Path, args: &[&str]) -> serde_json::Value {
     let o = rtl_gen(dir, &[args, &["--json"]].concat());
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     serde_json::from_str(stdout(&o).trim()).unwrap()
 }
 
@@ -142,19 +137,19 @@ fn bad_values_exit_2_with_one_line_naming_them() {
         let mut all = vec!["swizzle"];
         all.extend_from_slice(args);
         let o = rtl_gen(tmp.path(), &all);
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
         assert!(o.stdout.is_empty());
     }
-    // clap refuses values outside the enumerations, naming them and what is allowed.
+    // clap refuses values outside the enumerations, naming the flag and the value.
     let o = rtl_gen(
         tmp.path(),
         &["swizzle", "check", "--layout", "none", "--vec-bytes", "12"],
     );
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("possible values: 4, 8, 16"));
+    assert!(stderr(&o).contains("invalid value '12' for '--vec-bytes"));
     assert!(
         std::fs::read_dir(tmp.path()).unwrap().next().is_none(),
         "nothing written"
@@ -179,8 +174,24 @@ fn out_folder_feeds_rtl_gen_hash_and_a_cuda_header() {
             "out/best",
         ],
     );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let dir = tmp.path().join("out/best");
+    // A folder rtl-gen did not write is not replaced.
+    std::fs::create_dir(tmp.path().join("mine")).unwrap();
+    std::fs::write(tmp.path().join("mine/notes.txt"), "keep").unwrap();
+    let refused = rtl_gen(
+        tmp.path(),
+        &["swizzle", "show", "--layout", "none", "--out", "mine"],
+    );
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("mine/notes.txt")).unwrap(),
+        "keep"
+    );
+    assert_eq!(
+        std::fs::read_dir(tmp.path().join("mine")).unwrap().count(),
+        1
+    );
     for f in [
         "best.json",
         "swizzle.h",
@@ -194,7 +205,7 @@ fn out_folder_feeds_rtl_gen_hash_and_a_cuda_header() {
         tmp.path(),
         &["hash", "--config", "out/best/best.json", "--out", "out/hw"],
     );
-    assert!(h.status.success(), "{}", String::from_utf8_lossy(&h.stderr));
+    assert!(h.status.success(), "{}", stderr(&h));
     // The imported layout round-trips through its configuration file.
     let doc = document(
         tmp.path(),
