@@ -174,12 +174,18 @@ impl AccessSet {
             let mut offsets = Vec::with_capacity(a.addresses.len());
             for &e in &a.addresses {
                 let offset = e * eb;
-                if e >= tile.elements() || offset % u64::from(width) != 0 {
+                let problem = if e >= tile.elements() {
+                    format!("is outside the {} elements of the tile", tile.elements())
+                } else if offset % u64::from(width) != 0 {
+                    format!("starts at byte {offset}, not on a {width}-byte vector")
+                } else {
+                    String::new()
+                };
+                if !problem.is_empty() {
                     return Err(format!(
-                        "access {} (`{}`): element {e} is outside the {} elements of the tile or not {width}-byte aligned",
+                        "access {} (`{}`): element {e} {problem}",
                         i + 1,
-                        a.label,
-                        tile.elements()
+                        a.label
                     ));
                 }
                 offsets.push(offset);
