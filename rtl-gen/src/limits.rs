@@ -141,10 +141,14 @@ mod tests {
     proptest! {
         #[test]
         fn congestion_work_never_wraps(trials in any::<u64>(), w in any::<u32>(), dims in prop_oneof![Just(2u32), Just(4u32)]) {
-            let exact = u128::from(trials) * u128::from(w).pow(dims / 2) * 3;
-            match congestion_work(trials, dims, [w, w, w]) {
-                Some(work) => prop_assert_eq!(u128::from(work), exact),
-                None => prop_assert!(exact > u128::from(u64::MAX)),
+            // u64 x u32^2 x 3 can pass even u128, so the oracle is checked too.
+            let exact = u128::from(trials)
+                .checked_mul(u128::from(w).pow(dims / 2))
+                .and_then(|x| x.checked_mul(3));
+            match (congestion_work(trials, dims, [w, w, w]), exact) {
+                (Some(work), Some(exact)) => prop_assert_eq!(u128::from(work), exact),
+                (None, exact) => prop_assert!(exact.map_or(true, |x| x > u128::from(u64::MAX))),
+                (Some(work), None) => prop_assert!(false, "work {work} where the product passes u128"),
             }
         }
 
