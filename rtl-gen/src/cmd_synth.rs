@@ -12,7 +12,13 @@ use std::process::ExitCode;
 Without --liberty (works with Yosys alone): cells in Yosys' gate library, a CMOS transistor
 estimate (`stat -tech cmos`) and the logic depth in gates (`ltp`). With --liberty FILE (.lib or
 .lib.gz): area in the library's unit (um^2) and ABC's critical-path delay in ps; registered
-blocks also get the register-limited delay and the fmax it implies.
+blocks also get the register-limited delay and the fmax it implies; and the slowest path from
+each input port, timed alone. A configurable hasher's cfg_i is static while the memory runs, so
+its address path (from addr_i) is reported apart from its configuration path (from cfg_i).
+
+With --target-ps PS (needs --liberty) the flow is timing-driven: ABC maps for the delay target
+(map -D), buffers high fanout and up- and down-sizes gates for it; a hasher's cfg_i-only logic is
+mapped for area outside the target (a false path from cfg_i, no flip-flops).
 
 Writes <DIR>/synth.json (the report, the tool versions, the library and the command that
 reproduces it); scripts, logs and the mapped netlist stay in <DIR>/synth/.
@@ -20,14 +26,20 @@ reproduces it); scripts, logs and the mapped netlist stay in <DIR>/synth/.
 Examples:
   rtl-gen synth out/hash_bvxor_n14_b32
   rtl-gen synth out/hash_bvxor_n14_b32_cfg --liberty ../shared/pdk/nangate45_typ.lib.gz
+  rtl-gen synth out/hash_bvxor_n14_b32_cfg --liberty ../shared/pdk/nangate45_typ.lib.gz \\
+      --target-ps 150
 
-Exit status: 0 on success, 2 on an error (no Yosys, unreadable liberty, design rejected).")]
+Exit status: 0 on success, 2 on an error (no Yosys, unreadable liberty, design rejected, a
+target that is not a positive number of ps or has no --liberty).")]
 pub struct SynthArgs {
     /// A block folder written by `rtl-gen hash`, `rap` or `d2ma`.
     dir: PathBuf,
     /// A liberty file (plain or gzipped) to map to; without it, Yosys' generic gates.
     #[arg(long)]
     liberty: Option<PathBuf>,
+    /// Delay target in ps for a timing-driven flow (a positive number; needs --liberty).
+    #[arg(long, value_name = "PS", allow_hyphen_values = true)]
+    target_ps: Option<String>,
     /// Print synth.json instead of the table.
     #[arg(long)]
     json: bool,
@@ -35,10 +47,31 @@ pub struct SynthArgs {
     output: crate::output_args::OutputArgs,
 }
 
+/// Reads `--target-ps`: a positive, finite number of ps.
+fn parse_target(text: &str) -> Result<f64, Error> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .ok_or_else(|| Error::BadFlag {
+            flag: "--target-ps",
+            value: text.to_string(),
+            message: "not a delay target (a positive number of ps, e.g. 150)".into(),
+        })
+}
+
 /// Runs `rtl-gen synth`.
 pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
-    let result = qor::synthesize_block(&args.dir, args.liberty.as_deref(), command)?;
+    let target = args.target_ps.as_deref().map(parse_target).transpose()?;
+    if let (Some(t), None) = (target, &args.liberty) {
+        return Err(Error::BadFlag {
+            flag: "--target-ps",
+            value: t.to_string(),
+            message: "needs --liberty (the generic flow has no delays to target)".into(),
+        });
+    }
+    let result = qor::synthesize_block_for(&args.dir, args.liberty.as_deref(), target, command)?;
     if args.json {
         print!("{}", result.to_json());
         return Ok(ExitCode::SUCCESS);

@@ -80,6 +80,16 @@ pub enum Error {
         log: PathBuf,
     },
 
+    /// The static timing of the mapped netlist failed (a cell the library lacks, a
+    /// combinational loop, a malformed table).
+    #[error("cannot time {}: {reason}", file.display())]
+    Timing {
+        /// The netlist that was timed.
+        file: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+
     /// Yosys succeeded but one of its reports did not have the expected shape.
     #[error("cannot parse {what} in {}", file.display())]
     Parse {

@@ -17,6 +17,12 @@
 //!   the register-limited delay and the fmax it implies (see [`SynthReport`] for exactly
 //!   what those include).
 //!
+//! With [`synthesize_with`] and a [`Timing`] target the liberty flow is timing-driven
+//! (`scripts/timing.ys` + `scripts/timing.abc`): ABC's delay-driven `map -D`, buffering and
+//! gate sizing for the target, the logic of static inputs (a configuration) mapped apart for
+//! area. In both liberty flows [`sta`] times the mapped netlist per input port, so a hasher's
+//! address-to-bank delay is reported apart from its configuration-to-bank delay.
+//!
 //! [`check`] is the acceptance check of every emitted file (`hierarchy -check; proc;
 //! check -assert`). Yosys is found through `$YOSYS` or `PATH` by
 //! `testbenches::tools::ExternalTool`, the workspace's one tool finder. [`render_table`]
@@ -25,17 +31,21 @@
 
 mod check;
 mod error;
+mod lib_syntax;
 mod liberty;
+mod nldm;
 pub mod parse;
 mod report;
 mod runner;
 pub mod script;
+pub mod sta;
 mod table;
 mod tool;
 
 pub use check::{check, CHECK_COMMANDS};
 pub use error::Error;
 pub use liberty::check_liberty;
-pub use report::{CriticalPath, Mode, SynthReport, SynthRequest, FORMAT_VERSION};
-pub use runner::{synthesize, LOG_FILE, REPORT_FILE};
+pub use report::{CriticalPath, Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};
+pub use runner::{synthesize, synthesize_with, LOG_FILE, REPORT_FILE};
+pub use sta::GroupPath;
 pub use table::render_table;

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::sta::GroupPath;
+
 /// Version of the [`SynthReport`] JSON layout; bumped whenever a field changes meaning
 /// or is removed (adding an optional field does not bump it).
 pub const FORMAT_VERSION: u32 = 1;
@@ -24,6 +26,18 @@ pub struct SynthRequest {
     /// (`stat_pre.txt`, `stat.txt`, `ltp.txt` or `abc.txt`), the mapped `netlist.v`
     /// and `report.json`. Created when missing; earlier outputs in it are overwritten.
     pub work_dir: PathBuf,
+}
+
+/// What the liberty flow optimises for, beyond the default area-and-delay mapping.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Timing {
+    /// A delay target in ps: ABC maps for it with `map -D`, buffers high fanout and up- and
+    /// down-sizes gates for it (`scripts/timing.abc`). `None` runs the default flow.
+    pub target_ps: Option<f64>,
+    /// Input ports held constant while the design runs (a configuration written once): with a
+    /// target, the logic only they reach is mapped for area outside it (a false path from
+    /// them); with or without one, [`SynthReport::paths`] times each input port apart.
+    pub static_inputs: Vec<String>,
 }
 
 /// Which flow produced a report.
@@ -104,10 +118,13 @@ pub struct SynthReport {
     /// Liberty mode: chip area from `stat -liberty`, in the library's area unit (um² for
     /// sky130 and NanGate45), flip-flops included. Wires are not counted.
     pub area_um2: Option<f64>,
-    /// Liberty mode: ABC's `stime` critical-path delay in ps through the combinational
-    /// logic, whose inputs are the input ports and flip-flop outputs and whose outputs
-    /// are the output ports and flip-flop inputs. ABC uses the library's delay tables
-    /// with no wire load; it excludes clock-to-Q and setup. `0` when there is no logic.
+    /// Liberty mode: the critical-path delay in ps through the combinational logic, whose
+    /// inputs are the input ports and flip-flop outputs and whose outputs are the output
+    /// ports and flip-flop inputs, with the library's delay tables and no wire load,
+    /// excluding clock-to-Q and setup; `0` when there is no logic. The default flow reports
+    /// ABC's `stime`; the timing-driven flow, in which ABC maps the static inputs' logic
+    /// apart and so never times the whole, reports the slowest of [`SynthReport::paths`]
+    /// (the crate's own timing, which reproduces `stime` on one netlist).
     pub delay_ps: Option<f64>,
     /// Flip-flop bits, counted after `synth` and before any mapping.
     pub registers: u64,
@@ -124,4 +141,24 @@ pub struct SynthReport {
     /// port-to-port one). `None` when there is no logic.
     #[serde(default)]
     pub critical_path: Option<CriticalPath>,
+    /// The delay target the flow ran with (`None`: the default flow).
+    #[serde(default)]
+    pub target_ps: Option<f64>,
+    /// The input ports treated as static (see [`Timing::static_inputs`]).
+    #[serde(default)]
+    pub static_inputs: Vec<String>,
+    /// Liberty mode: the slowest path from each input port and from the flip-flops (a group
+    /// that reaches no output or flip-flop input is left out), from the crate's static timing
+    /// of the mapped netlist (`crate::sta`), each group alone with the others' start points
+    /// held still. For a bank hasher, the `addr_i` group is the address-to-bank delay and
+    /// `cfg_i` the configuration-to-bank delay.
+    #[serde(default)]
+    pub paths: Vec<GroupPath>,
+}
+
+impl SynthReport {
+    /// The slowest path from input port (or group) `from`, if it reaches an end point.
+    pub fn path_from(&self, from: &str) -> Option<&GroupPath> {
+        self.paths.iter().find(|p| p.from == from)
+    }
 }

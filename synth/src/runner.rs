@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 use crate::liberty::{self, Liberty};
 use crate::parse;
-use crate::report::{Mode, SynthReport, SynthRequest, FORMAT_VERSION};
+use crate::report::{CriticalPath, Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};
 use crate::script;
+use crate::sta;
 use crate::tool::{self, Yosys};
 
 /// The Yosys log file in the work folder.
@@ -21,26 +22,69 @@ const STAT_FILE: &str = "stat.txt";
 const LTP_FILE: &str = "ltp.txt";
 /// The `abc` pass output with ABC's `stime -p` (liberty mode).
 const ABC_OUT_FILE: &str = "abc.txt";
+/// The mapped netlist as Yosys JSON, which [`sta`] times (liberty mode).
+const NETLIST_JSON: &str = "netlist.json";
 /// Outputs of an earlier run that must not be mistaken for this run's.
-const OUTPUTS: [&str; 7] = [
+const OUTPUTS: [&str; 9] = [
     LOG_FILE,
     REPORT_FILE,
     STAT_PRE_FILE,
     STAT_FILE,
     LTP_FILE,
     ABC_OUT_FILE,
+    "abc_static.txt",
     "netlist.v",
+    NETLIST_JSON,
 ];
 
-/// Runs the generic flow (no liberty) or the liberty flow on `req` and returns the
+/// Runs the generic flow (no liberty) or the default liberty flow on `req` and returns the
 /// parsed report; the script, log, Yosys reports, mapped `netlist.v` and `report.json`
-/// stay in `req.work_dir`.
+/// stay in `req.work_dir`. Same as [`synthesize_with`] with no target and no static input.
 ///
 /// Errors: [`Error::YosysMissing`], [`Error::Liberty`] (naming the path),
 /// [`Error::Rejected`] (with Yosys' `ERROR:` line), [`Error::Input`],
-/// [`Error::InvalidRequest`], [`Error::WorkDir`], [`Error::Unmapped`], [`Error::Parse`].
+/// [`Error::InvalidRequest`], [`Error::WorkDir`], [`Error::Unmapped`], [`Error::Parse`],
+/// [`Error::Timing`].
 pub fn synthesize(req: &SynthRequest) -> Result<SynthReport, Error> {
+    synthesize_with(req, &Timing::default())
+}
+
+/// Checks a timing request: a positive finite target, which needs a liberty file, and
+/// static inputs named like Verilog ports.
+fn check_timing(timing: &Timing, liberty: bool) -> Result<(), Error> {
+    if let Some(t) = timing.target_ps {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(Error::InvalidRequest(format!(
+                "delay target {t} ps is not a positive number"
+            )));
+        }
+        if !liberty {
+            return Err(Error::InvalidRequest(
+                "a delay target needs a liberty file (the generic flow has no delays)".into(),
+            ));
+        }
+    }
+    for p in &timing.static_inputs {
+        let mut chars = p.chars();
+        let first_ok = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        if !first_ok || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
+            return Err(Error::InvalidRequest(format!(
+                "static input {p:?} is not a port name (letters, digits, `_`, `$`)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// [`synthesize`] with a [`Timing`] request: with `target_ps` the liberty flow is the
+/// timing-driven one (`scripts/timing.ys`), and the logic that only `static_inputs` reach is
+/// mapped apart, for area. Both liberty flows report the slowest path per input port
+/// ([`SynthReport::paths`]).
+pub fn synthesize_with(req: &SynthRequest, timing: &Timing) -> Result<SynthReport, Error> {
     check_top(&req.top)?;
+    check_timing(timing, req.liberty.is_some())?;
     if req.files.is_empty() {
         return Err(Error::InvalidRequest("no Verilog files given".into()));
     }
@@ -74,11 +118,18 @@ pub fn synthesize(req: &SynthRequest) -> Result<SynthReport, Error> {
     };
     let yosys = tool::find_yosys()?;
 
-    let script_text = match &lib {
-        None => script::generic(&files, &req.top),
-        Some(l) => {
+    let script_text = match (&lib, timing.target_ps) {
+        (None, _) => script::generic(&files, &req.top),
+        (Some(l), None) => {
             write(&work.join(script::ABC_FILE), script::LIBERTY_ABC)?;
             script::liberty(&files, &req.top, &l.plain, script::ABC_FILE)
+        }
+        (Some(l), Some(target)) => {
+            write(&work.join(script::ABC_FILE), script::LIBERTY_ABC)?;
+            let abc = script::timing_abc(target);
+            write(&work.join(script::TIMING_ABC_FILE), &abc)?;
+            let cone = script::static_cone(&timing.static_inputs, &l.plain);
+            script::timing(&files, &req.top, &l.plain, script::TIMING_ABC_FILE, &cone)
         }
     };
     for f in OUTPUTS {
@@ -88,7 +139,27 @@ pub fn synthesize(req: &SynthRequest) -> Result<SynthReport, Error> {
     write(&script_path, &script_text)?;
 
     run_yosys(&yosys, &work, &req.top)?;
-    let report = collect(req, &work, &yosys, lib.as_ref(), script_path)?;
+    let mut report = collect(req, &work, &yosys, lib.as_ref(), script_path)?;
+    report.target_ps = timing.target_ps;
+    report.static_inputs = timing.static_inputs.clone();
+    if timing.target_ps.is_some() {
+        // ABC timed the static cone and the rest apart: the whole is the slowest group.
+        let slowest = report
+            .paths
+            .iter()
+            .max_by(|a, b| a.delay_ps.total_cmp(&b.delay_ps));
+        report.delay_ps = Some(slowest.map_or(0.0, |p| p.delay_ps));
+        report.depth_gates = Some(slowest.map_or(0, |p| p.cells));
+        report.critical_path = slowest.map(|p| CriticalPath {
+            from: p.start.clone(),
+            to: p.end.clone(),
+            cells: p.cells,
+        });
+        if report.registers > 0 {
+            report.reg_delay_ps = report.delay_ps;
+            report.fmax_mhz = report.delay_ps.filter(|d| *d > 0.0).map(|d| 1e6 / d);
+        }
+    }
 
     let mut json = serde_json::to_string_pretty(&report).expect("a report always serializes");
     json.push('\n');
@@ -223,6 +294,9 @@ fn collect(
         reg_delay_ps: None,
         fmax_mhz: None,
         critical_path: None,
+        target_ps: None,
+        static_inputs: Vec::new(),
+        paths: Vec::new(),
     };
 
     match lib {
@@ -236,7 +310,7 @@ fn collect(
             report.depth_gates =
                 Some(parse::parse_ltp(&ltp).ok_or_else(|| parse_err("ltp length", &ltp_path))?);
         }
-        Some(_) => {
+        Some(l) => {
             let unmapped: Vec<String> = stat
                 .cells
                 .iter()
@@ -265,6 +339,16 @@ fn collect(
                     report.fmax_mhz = Some(1e6 / timing.delay_ps);
                 }
             }
+            let (netlist, netlist_path) = read_report(work, NETLIST_JSON)?;
+            let liberty = std::fs::read_to_string(&l.plain).map_err(|e| Error::Liberty {
+                path: l.given.clone(),
+                reason: e.to_string(),
+            })?;
+            report.paths =
+                sta::analyze(&liberty, &netlist, &req.top).map_err(|reason| Error::Timing {
+                    file: netlist_path,
+                    reason,
+                })?;
         }
     }
     Ok(report)
@@ -279,6 +363,28 @@ mod tests {
         assert_eq!(shell_quote("/usr/bin/yosys"), "/usr/bin/yosys");
         assert_eq!(shell_quote("/tmp/a b"), "'/tmp/a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn timing_requests() {
+        let t = |target_ps, inputs: &[&str]| Timing {
+            target_ps,
+            static_inputs: inputs.iter().map(|s| s.to_string()).collect(),
+        };
+        assert!(check_timing(&t(Some(150.0), &["cfg_i", "_a$1"]), true).is_ok());
+        assert!(check_timing(&t(None, &[]), false).is_ok());
+        for (bad, liberty, says) in [
+            (t(Some(0.0), &[]), true, "not a positive number"),
+            (t(Some(-5.0), &[]), true, "not a positive number"),
+            (t(Some(f64::NAN), &[]), true, "not a positive number"),
+            (t(Some(150.0), &[]), false, "needs a liberty file"),
+            (t(None, &["cfg i"]), true, "not a port name"),
+            (t(None, &["1x"]), true, "not a port name"),
+            (t(None, &["a;b"]), true, "not a port name"),
+        ] {
+            let e = check_timing(&bad, liberty).unwrap_err();
+            assert!(e.to_string().contains(says), "{e}");
+        }
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! The Yosys and ABC scripts, kept as files under `synth/scripts/` and filled in here.
 //!
 //! Placeholders: `{{READ}}` (one `read_verilog` line per source), `{{TOP}}` (the top
-//! module), `{{LIBERTY}}` (the plain liberty file) and `{{ABC_SCRIPT}}` (the ABC script
-//! written next to `synth.ys`).
+//! module), `{{LIBERTY}}` (the plain liberty file), `{{ABC_SCRIPT}}` (the ABC script
+//! written next to `synth.ys`), and in the timing-driven flow `{{STATIC_CONE}}` (the commands
+//! that set the static inputs' logic apart, see [`static_cone`]) and `{{TARGET_PS}}` (the
+//! delay target in `timing.abc`).
 
 use std::path::{Path, PathBuf};
 
@@ -14,10 +16,19 @@ pub const LIBERTY_YS: &str = include_str!("../scripts/liberty.ys");
 /// mapping script followed by `topo; stime -p`, which prints the critical path.
 pub const LIBERTY_ABC: &str = include_str!("../scripts/liberty.abc");
 
+/// `scripts/timing.ys`: timing-driven synthesis to a liberty library.
+pub const TIMING_YS: &str = include_str!("../scripts/timing.ys");
+/// `scripts/timing.abc`: the ABC script of the timing-driven flow: the same logic
+/// optimisation as `liberty.abc`, then `map -D`, `buffer -p`, `upsize -D`, `dnsize -D` for the
+/// target, then `topo; stime -p`.
+pub const TIMING_ABC: &str = include_str!("../scripts/timing.abc");
+
 /// File name of the filled-in Yosys script in the work folder.
 pub const SCRIPT_FILE: &str = "synth.ys";
 /// File name of the ABC script in the work folder (liberty mode).
 pub const ABC_FILE: &str = "liberty.abc";
+/// File name of the timing-driven flow's ABC script in the work folder.
+pub const TIMING_ABC_FILE: &str = "timing.abc";
 
 /// Quotes a path for a Yosys script: Yosys' command parser keeps a double-quoted token
 /// whole, so paths with spaces survive.
@@ -55,6 +66,48 @@ pub fn liberty(files: &[PathBuf], top: &str, liberty: &Path, abc_script: &str) -
         .replace("{{ABC_SCRIPT}}", abc_script)
 }
 
+/// The Yosys commands that move the logic only `static_inputs` reach (no other input port, no
+/// flip-flop) into a module `static_cone` and map it for area with `liberty.abc`, so that the
+/// delay target applies to the rest alone: the timing exception of an input held constant while
+/// the design runs (a hasher's configuration). Empty when there are no static inputs.
+pub fn static_cone(static_inputs: &[String], liberty: &Path) -> String {
+    if static_inputs.is_empty() {
+        return String::new();
+    }
+    let minus: String = static_inputs.iter().map(|p| format!(" w:{p} %d")).collect();
+    format!(
+        "# Logic that only the static inputs ({}) reach: mapped for area, outside the\n\
+         # delay target (their paths are false paths while the design runs).\n\
+         select -set dynamic i:*{minus} %co*\n\
+         select -set static_logic t:* @dynamic %d\n\
+         submod -name static_cone @static_logic\n\
+         tee -o abc_static.txt abc -liberty {} -script {ABC_FILE} static_cone\n",
+        static_inputs.join(", "),
+        quote(liberty)
+    )
+}
+
+/// Fills the timing-driven script (`static_cone` from [`static_cone`]).
+pub fn timing(
+    files: &[PathBuf],
+    top: &str,
+    liberty: &Path,
+    abc_script: &str,
+    static_cone: &str,
+) -> String {
+    TIMING_YS
+        .replace("{{READ}}", &read_lines(files))
+        .replace("{{TOP}}", top)
+        .replace("{{LIBERTY}}", &quote(liberty))
+        .replace("{{ABC_SCRIPT}}", abc_script)
+        .replace("{{STATIC_CONE}}", static_cone)
+}
+
+/// Fills the timing-driven ABC script with the target in ps.
+pub fn timing_abc(target_ps: f64) -> String {
+    TIMING_ABC.replace("{{TARGET_PS}}", &format!("{target_ps}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +133,35 @@ mod tests {
     fn abc_script_ends_with_timing() {
         let last: Vec<&str> = LIBERTY_ABC.lines().rev().take(2).collect();
         assert_eq!(last, ["stime -p", "topo"]);
+        let last: Vec<&str> = TIMING_ABC.lines().rev().take(2).collect();
+        assert_eq!(last, ["stime -p", "topo"]);
+    }
+
+    #[test]
+    fn timing_script_targets_the_dynamic_logic_only() {
+        let files = vec![PathBuf::from("/a/x.v")];
+        let lib = Path::new("/p/lib.lib");
+        let cone = static_cone(&["cfg_i".into(), "mode_i".into()], lib);
+        let t = timing(&files, "top_mod", lib, TIMING_ABC_FILE, &cone);
+        assert!(!t.contains("{{"), "{t}");
+        assert!(t.contains("select -set dynamic i:* w:cfg_i %d w:mode_i %d %co*\n"));
+        assert!(t.contains("select -set static_logic t:* @dynamic %d\n"));
+        assert!(t.contains("abc -liberty \"/p/lib.lib\" -script liberty.abc static_cone\n"));
+        assert!(t.contains("abc -liberty \"/p/lib.lib\" -script timing.abc top_mod\n"));
+        assert!(t.contains("write_json netlist.json"));
+        // The static cone is mapped before the rest, and the design is flattened again.
+        let order = [
+            "submod",
+            "-script timing.abc",
+            "\nflatten\n",
+            "stat -liberty",
+        ];
+        let at: Vec<usize> = order.iter().map(|s| t.find(s).unwrap()).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+        assert_eq!(static_cone(&[], lib), "");
+        let abc = timing_abc(150.0);
+        assert!(abc.contains("map -D 150\n") && abc.contains("upsize -D 150\n"));
+        assert!(abc.contains("dnsize -D 150\n") && abc.contains("buffer -p\n"));
+        assert_eq!(timing_abc(137.5).matches("137.5").count(), 3);
     }
 }

@@ -104,6 +104,9 @@ mod tests {
             reg_delay_ps: None,
             fmax_mhz: None,
             critical_path: None,
+            target_ps: None,
+            static_inputs: vec![],
+            paths: vec![],
         }
     }
 
