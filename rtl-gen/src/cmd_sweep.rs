@@ -24,6 +24,54 @@ enum SweepWhat {
     /// The structure experiment: each configurable hasher built every way that could decide
     /// its depth (shifter / mux tree / one-hot...), checked and synthesized.
     Structures(StructureArgs),
+    /// Area against delay target (the XOR paper's Fig. 4b): each configurable hasher
+    /// synthesized by the timing-driven flow at every target.
+    Targets(TargetSweepArgs),
+}
+
+/// Arguments of `rtl-gen sweep targets`.
+#[derive(Args)]
+#[command(after_help = "\
+Each point (a kind at a target, plus the default flow per kind) is generated into
+<OUT>/blocks/<default|tPS>/<name>/ and synthesized there as `rtl-gen synth --target-ps` would
+(its synth.json names the command). Writes <OUT>/results.csv, <OUT>/results.json,
+<OUT>/area_vs_target.svg and <OUT>/address_delay_vs_target.svg. A failed point is reported and
+the sweep goes on.
+
+Example (the figures in docs/QOR.md):
+  rtl-gen sweep targets --liberty ../shared/pdk/nangate45_typ.lib.gz \\
+      --targets 100,120,140,160,180,200,220,240,260,280,300 --out out/fig4b
+
+Exit status: 0 when every point succeeded, 1 when some failed, 2 on an error or when every
+point failed.")]
+pub struct TargetSweepArgs {
+    /// Configurable kinds: `all` (the paper's four: bitvector-perm, bitvector-xor,
+    /// bitwise-perm, bitwise-xor), or a comma-separated list of them and xor-matrix.
+    #[arg(long, default_value = "all", value_delimiter = ',')]
+    kinds: Vec<String>,
+    /// Delay targets in ps (positive numbers).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        allow_hyphen_values = true
+    )]
+    targets: Vec<String>,
+    /// Bank count.
+    #[arg(long, default_value_t = 32)]
+    banks: u64,
+    /// Word-address bits n.
+    #[arg(long, default_value_t = 14)]
+    addr_bits: u32,
+    /// The liberty file (plain or gzipped).
+    #[arg(long)]
+    liberty: PathBuf,
+    /// Output folder.
+    #[arg(long, default_value = "out/targets")]
+    out: PathBuf,
+    /// Points synthesized at once (default: one per core).
+    #[arg(long)]
+    jobs: Option<usize>,
 }
 
 /// Arguments of `rtl-gen sweep structures`.
@@ -122,7 +170,97 @@ pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
     match args.what {
         SweepWhat::Hash(a) => run_hash(a, command),
         SweepWhat::Structures(a) => run_structures(a, command),
+        SweepWhat::Targets(a) => run_targets(a, command),
     }
+}
+
+/// The most targets one sweep takes (each is one synthesis per kind).
+const MAX_TARGETS: usize = 1000;
+
+/// Reads `--targets`: positive numbers of ps, at most [`MAX_TARGETS`], repeats dropped.
+fn targets(list: &[String]) -> Result<Vec<f64>, Error> {
+    let bad = |value: &str, message: &str| Error::BadFlag {
+        flag: "--targets",
+        value: value.to_string(),
+        message: message.to_string(),
+    };
+    let mut out: Vec<f64> = Vec::new();
+    for t in list {
+        let v = t
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| bad(t, "not a delay target (a positive number of ps, e.g. 150)"))?;
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    if out.len() > MAX_TARGETS {
+        return Err(bad(
+            &format!("{} targets", out.len()),
+            &format!("at most {MAX_TARGETS} targets"),
+        ));
+    }
+    Ok(out)
+}
+
+fn run_targets(args: TargetSweepArgs, command: &str) -> Result<ExitCode, Error> {
+    use rtl_gen::target_sweep::{self, TargetPlan, TargetPoint};
+    let kinds = if args.kinds.len() == 1 && args.kinds[0] == "all" {
+        vec![
+            HashKind::BitvectorPerm,
+            HashKind::BitvectorXor,
+            HashKind::BitwisePerm,
+            HashKind::BitwiseXor,
+        ]
+    } else {
+        kinds(&args.kinds)?
+    };
+    if let Some(k) = kinds.iter().find(|k| **k == HashKind::Modulo) {
+        return Err(Error::NothingToConfigure(*k));
+    }
+    let plan = TargetPlan {
+        kinds,
+        addr_bits: args.addr_bits,
+        banks: args.banks,
+        targets: targets(&args.targets)?,
+        liberty: args.liberty,
+        out: args.out,
+    };
+    readable_liberty(&plan.liberty)?;
+    models::Geometry::new(plan.addr_bits, plan.banks)?;
+    let bar = ProgressBar::new(plan.points().len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} points, {elapsed} ({eta} left) {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let done = |p: &TargetPoint| {
+        if let Some(e) = &p.error {
+            let line = format!("failed: {} at {:?} ps: {e}", p.kind, p.target_ps);
+            if bar.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                bar.println(line);
+            }
+        }
+        bar.inc(1);
+    };
+    let results = target_sweep::run(&plan, command, args.jobs.unwrap_or(0), &done)?;
+    bar.finish_and_clear();
+    let written = target_sweep::write_outputs(&results, &plan.out)?;
+    print!("{}", target_sweep::to_csv(&results));
+    let failed = results.points.iter().filter(|p| p.error.is_some()).count();
+    for f in written {
+        println!("wrote {}", f.display());
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else if failed == results.points.len() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error> {

@@ -13,6 +13,7 @@
 //! - [`sweep`]: many blocks generated and synthesized in parallel, tabulated and plotted;
 //! - [`plot`]: the SVG line charts of the sweeps and of the congestion tables;
 //! - [`structures`]: the configurable hashers built every way that could decide their depth;
+//! - [`target_sweep`]: area against the delay target (the XOR paper's Fig. 4b);
 //! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
 //! - [`search_report`]: the tables, JSON, configuration files and heat map of `rtl-gen search`;
 //! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`.
@@ -34,5 +35,6 @@ pub mod search_report;
 pub mod structures;
 pub mod sweep;
 pub mod swizzle;
+pub mod target_sweep;
 
 pub use error::Error;

@@ -1,8 +1,8 @@
-//! SVG line charts against a power-of-two x axis, shared by `rtl-gen sweep` (a QoR figure
-//! against the bank count) and `rtl-gen congestion` (mean congestion against `w`).
+//! SVG line charts, shared by `rtl-gen sweep` (a QoR figure against the bank count, or area
+//! against the delay target) and `rtl-gen congestion` (mean congestion against `w`).
 //!
-//! Points are given as `(log2 x, y)`; the x labels print `2^x`. The chart is drawn into a
-//! string, so it cannot fail.
+//! On a power-of-two x axis points are given as `(log2 x, y)` and the x labels print `2^x`; a
+//! linear x axis takes `(x, y)`. The chart is drawn into a string, so it cannot fail.
 
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
@@ -45,8 +45,19 @@ pub struct Series {
     pub colour: usize,
     /// Point marker.
     pub marker: Marker,
-    /// `(log2 x, y)` points, in x order.
+    /// `(log2 x, y)` points (or `(x, y)` on a linear x axis), in x order.
     pub points: Vec<(f64, f64)>,
+}
+
+/// Where the legend sits: in the corner the lines leave free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Legend {
+    /// Top left.
+    UpperLeft,
+    /// Top right.
+    UpperRight,
+    /// Bottom right.
+    LowerRight,
 }
 
 /// What the chart says around its lines.
@@ -62,6 +73,10 @@ pub struct Axes<'a> {
     pub y_desc: &'a str,
     /// A logarithmic y axis from 0.9 (else linear from 0).
     pub log_y: bool,
+    /// A power-of-two x axis: points give `log2 x` (else a linear axis with x as given).
+    pub x_log2: bool,
+    /// The legend's corner.
+    pub legend: Legend,
 }
 
 /// Adds `(x, y)` to the series labelled `label`, creating it with `colour` and `marker` if new.
@@ -98,8 +113,12 @@ pub fn line_chart(axes: &Axes, series: &[Series]) -> String {
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))
         .fold(0.0f64, f64::max);
-    let x = x_min - 0.2..x_max + 0.2;
-    let x_labels = (x_max - x_min) as usize + 1;
+    let (x, x_labels) = if axes.x_log2 {
+        (x_min - 0.2..x_max + 0.2, (x_max - x_min) as usize + 1)
+    } else {
+        let pad = (x_max - x_min) * 0.04;
+        (x_min - pad..x_max + pad, 10)
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, axes.size).into_drawing_area();
@@ -144,7 +163,13 @@ where
         .x_desc(axes.x_desc)
         .y_desc(axes.y_desc)
         .x_labels(x_labels)
-        .x_label_formatter(&|x| format!("{}", 2f64.powf(x.round()) as u64))
+        .x_label_formatter(&|x| {
+            if axes.x_log2 {
+                format!("{}", 2f64.powf(x.round()) as u64)
+            } else {
+                format!("{}", x.round())
+            }
+        })
         .y_label_formatter(y_format)
         .draw()?;
     for s in series {
@@ -176,7 +201,11 @@ where
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(match axes.legend {
+            Legend::UpperLeft => SeriesLabelPosition::UpperLeft,
+            Legend::UpperRight => SeriesLabelPosition::UpperRight,
+            Legend::LowerRight => SeriesLabelPosition::LowerRight,
+        })
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()?;

@@ -13,7 +13,7 @@
 use crate::hash::vectors::VectorPlan;
 use crate::hash::{block, HashDesign};
 use crate::manifest::generator;
-use crate::plot::{line_chart, push, Axes, Marker};
+use crate::plot::{line_chart, push, Axes, Legend, Marker};
 use crate::qor::{self, BlockSynth};
 use crate::Error;
 use models::{Geometry, HashConfig, HashConfigObject, HashFunction, HashKind};
@@ -302,7 +302,7 @@ pub fn run(
 pub const CSV_HEADER: &str = "kind,variant,pipeline,addr_bits,banks,top,status,cells,registers,transistors,depth_gates,area_um2,delay_ps,fmax_mhz,yosys,liberty,reproduce,error";
 
 /// Quotes a CSV field when it holds a comma, quote or newline.
-fn csv_field(s: &str) -> String {
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -446,6 +446,8 @@ pub fn plot(
         x_desc: "banks",
         y_desc: label,
         log_y: false,
+        x_log2: true,
+        legend: Legend::UpperLeft,
     };
     line_chart(&axes, &series)
 }

@@ -217,3 +217,161 @@ fn sweep_tabulates_plots_and_goes_on() {
         );
     }
 }
+
+fn nangate45() -> Option<&'static str> {
+    if Path::new(NANGATE45).is_file() {
+        Some(NANGATE45)
+    } else {
+        println!("note: {NANGATE45} is absent; liberty test skipped");
+        None
+    }
+}
+
+#[test]
+fn synth_target_bad_values_are_one_line_exit_2_and_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = bvxor_block(tmp.path());
+    let lib = NANGATE45;
+    for (args, fragment) in [
+        (
+            vec!["--liberty", lib, "--target-ps", "abc"],
+            "--target-ps abc: not a delay target",
+        ),
+        (
+            vec!["--liberty", lib, "--target-ps", "0"],
+            "--target-ps 0: not a delay target",
+        ),
+        (
+            vec!["--liberty", lib, "--target-ps", "-5"],
+            "--target-ps -5: not a delay target",
+        ),
+        (
+            vec!["--liberty", lib, "--target-ps", "inf"],
+            "--target-ps inf: not a delay target",
+        ),
+        (
+            vec!["--target-ps", "150"],
+            "--target-ps 150: needs --liberty",
+        ),
+    ] {
+        let mut all = vec!["synth", dir.to_str().unwrap()];
+        all.extend(args.iter().copied());
+        let o = rtl_gen(&all);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(fragment),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("synth.json").exists(), "{args:?}");
+        assert!(!dir.join("synth").exists(), "{args:?}");
+    }
+}
+
+#[test]
+fn synth_reports_the_address_path_apart_from_the_config_path() {
+    let Some(lib) = nangate45() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = bvxor_block(tmp.path());
+    let d = dir.to_str().unwrap();
+
+    // Default flow: ABC's delay is the slower of the two paths.
+    let o = rtl_gen(&["synth", d, "--liberty", lib]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+    assert!(stdout.contains("address path: "), "{stdout}");
+    assert!(stdout.contains("configuration path (static: false path, 0 flip-flops): "));
+    let j = synth_json(&dir);
+    let h = &j["hasher_paths"];
+    let (addr, cfg) = (
+        h["address_to_bank_ps"].as_f64().unwrap(),
+        h["config_to_bank_ps"].as_f64().unwrap(),
+    );
+    let abc = j["report"]["delay_ps"].as_f64().unwrap();
+    assert!((addr.max(cfg) - abc).abs() < 0.01, "{addr} {cfg} {abc}");
+    assert_eq!(h["config_flops"], 0);
+    assert!(h["config_exception"]
+        .as_str()
+        .unwrap()
+        .contains("false path"));
+    assert!(j["report"]["target_ps"].is_null());
+    assert_eq!(j["report"]["static_inputs"][0], "cfg_i");
+
+    // Timing-driven: the target is recorded and reproduced by the recorded command.
+    let o = rtl_gen(&["synth", d, "--liberty", lib, "--target-ps", "200"]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+    assert!(
+        stdout.contains("flow: timing-driven, target 200 ps"),
+        "{stdout}"
+    );
+    let j = synth_json(&dir);
+    assert_eq!(j["report"]["target_ps"], 200.0);
+    assert!(j["command"].as_str().unwrap().ends_with("--target-ps 200"));
+    let paths = j["report"]["paths"].as_array().unwrap();
+    let addr_path = paths.iter().find(|p| p["from"] == "addr_i").unwrap();
+    assert_eq!(
+        j["hasher_paths"]["address_to_bank_ps"],
+        addr_path["delay_ps"]
+    );
+    assert!(addr_path["end"].as_str().unwrap().starts_with("bank_o["));
+}
+
+#[test]
+fn sweep_targets_writes_the_figure_and_refuses_bad_targets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("fig");
+    let o = rtl_gen(&[
+        "sweep",
+        "targets",
+        "--liberty",
+        NANGATE45,
+        "--targets",
+        "150,x",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--targets x: not a delay target"), "{err}");
+    assert!(!out.exists());
+
+    let Some(lib) = nangate45() else { return };
+    let o = rtl_gen(&[
+        "sweep",
+        "targets",
+        "--kinds",
+        "bitvector-perm",
+        "--addr-bits",
+        "6",
+        "--banks",
+        "4",
+        "--liberty",
+        lib,
+        "--targets",
+        "150",
+        "--jobs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(lines[1].starts_with("bitvector-perm,default,"), "{csv}");
+    assert!(lines[2].starts_with("bitvector-perm,150,"), "{csv}");
+    assert!(lines[2].contains("--target-ps 150"), "{csv}");
+    assert!(out
+        .join("blocks/t150/hash_bvperm_n6_b4_cfg/synth.json")
+        .is_file());
+    for svg in ["area_vs_target.svg", "address_delay_vs_target.svg"] {
+        let s = std::fs::read_to_string(out.join(svg)).unwrap();
+        assert!(
+            s.starts_with("<svg") && s.contains("bitvector-perm"),
+            "{svg}"
+        );
+    }
+}

@@ -19,7 +19,7 @@ pub const LIBERTY_ABC: &str = include_str!("../scripts/liberty.abc");
 /// `scripts/timing.ys`: timing-driven synthesis to a liberty library.
 pub const TIMING_YS: &str = include_str!("../scripts/timing.ys");
 /// `scripts/timing.abc`: the ABC script of the timing-driven flow: the same logic
-/// optimisation as `liberty.abc`, then `map -D`, `buffer -p`, `upsize -D`, `dnsize -D` for the
+/// optimisation as `liberty.abc`, then `map -D`, `buffer`, `upsize -D`, `dnsize -D` for the
 /// target, then `topo; stime -p`.
 pub const TIMING_ABC: &str = include_str!("../scripts/timing.abc");
 
@@ -161,7 +161,7 @@ mod tests {
         assert_eq!(static_cone(&[], lib), "");
         let abc = timing_abc(150.0);
         assert!(abc.contains("map -D 150\n") && abc.contains("upsize -D 150\n"));
-        assert!(abc.contains("dnsize -D 150\n") && abc.contains("buffer -p\n"));
+        assert!(abc.contains("dnsize -D 150\n") && abc.contains("\nbuffer\n"));
         assert_eq!(timing_abc(137.5).matches("137.5").count(), 3);
     }
 }

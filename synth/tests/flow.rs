@@ -347,3 +347,115 @@ fn check_accepts_a_clean_design_and_names_the_problem_of_a_bad_one() {
     let e = synth::check(&req.files, "no_such_top").unwrap_err();
     assert!(e.to_string().contains("no_such_top"), "{e}");
 }
+
+/// `y = d & (s0 ^ s1)`: the XOR reads only the select `s_i`, which the timing-driven flow may
+/// treat as static; the AND is the only cell on the data path.
+const GATED: &str = "module gated (input d_i, input [1:0] s_i, output y_o);\n\
+                     \x20 assign y_o = d_i & (s_i[0] ^ s_i[1]);\nendmodule\n";
+
+/// The crate's per-input timing must reproduce ABC's `stime` on the netlist ABC timed: the
+/// slowest group is ABC's number (ABC and the crate read the same liberty tables, but
+/// separately: ABC's `sclLiberty.c`, the crate's `nldm.rs`).
+#[test]
+fn per_input_timing_reproduces_abc_stime() {
+    let Some(lib) = pdk(NANGATE45) else { return };
+    if !yosys_available() {
+        return;
+    }
+    for (name, src) in [("xor2", XOR2), ("mux4", MUX4), ("gated", GATED)] {
+        let (_dir, req) = request(name, src, Some(lib.clone()));
+        let r = synthesize(&req).unwrap();
+        let slowest = r.paths.iter().map(|p| p.delay_ps).fold(0.0, f64::max);
+        let abc = r.delay_ps.unwrap();
+        assert!(
+            (slowest - abc).abs() < 0.01,
+            "{name}: {slowest} vs ABC {abc}"
+        );
+        let abc_path = r.critical_path.as_ref().unwrap();
+        let ours = r
+            .paths
+            .iter()
+            .find(|p| (p.delay_ps - abc).abs() < 0.01)
+            .unwrap();
+        assert_eq!(ours.cells, abc_path.cells, "{name}");
+        assert_eq!(r.target_ps, None);
+    }
+}
+
+#[test]
+fn per_input_groups_by_hand() {
+    let Some(lib) = pdk(NANGATE45) else { return };
+    if !yosys_available() {
+        return;
+    }
+    let (_dir, req) = request("mux4", MUX4, Some(lib));
+    let r = synthesize(&req).unwrap();
+    // Two groups: the data bits and the select bits, each reaching y_o.
+    let groups: Vec<&str> = r.paths.iter().map(|p| p.from.as_str()).collect();
+    assert_eq!(groups, ["d_i", "s_i"]);
+    for p in &r.paths {
+        assert_eq!(p.end, "y_o");
+        assert!(p.start.starts_with(&format!("{}[", p.from)), "{p:?}");
+        assert!(p.cells >= 1 && p.delay_ps > 0.0, "{p:?}");
+    }
+}
+
+#[test]
+fn timing_driven_flow_maps_static_logic_apart() {
+    let Some(lib) = pdk(NANGATE45) else { return };
+    if !yosys_available() {
+        return;
+    }
+    let (_dir, req) = request("gated", GATED, Some(lib.clone()));
+    let timing = synth::Timing {
+        target_ps: Some(100.0),
+        static_inputs: vec!["s_i".into()],
+    };
+    let r = synth::synthesize_with(&req, &timing).unwrap();
+    check_outputs(&r, &req);
+    assert_eq!(r.target_ps, Some(100.0));
+    assert_eq!(r.static_inputs, ["s_i"]);
+    let work = r.script.parent().unwrap();
+    let ys = std::fs::read_to_string(work.join("synth.ys")).unwrap();
+    assert!(
+        ys.contains("submod -name static_cone @static_logic"),
+        "{ys}"
+    );
+    let abc = std::fs::read_to_string(work.join("timing.abc")).unwrap();
+    assert!(
+        abc.contains("map -D 100\n") && abc.contains("upsize -D 100\n"),
+        "{abc}"
+    );
+    // ABC mapped the select's XOR on its own (the static cone: one two-input XOR or XNOR)...
+    let cone = std::fs::read_to_string(work.join("abc_static.txt")).unwrap();
+    assert!(
+        cone.contains("XOR2_X") || cone.contains("XNOR2_X"),
+        "{cone}"
+    );
+    // ...and the data path is the AND after it: one gate, or (NanGate45 has no AND with an
+    // inverted input, and the cone may come out as XNOR) an inverter and a NOR2.
+    let d = r.path_from("d_i").unwrap();
+    let s = r.path_from("s_i").unwrap();
+    assert!((1..=2).contains(&d.cells), "{d:?}");
+    assert_eq!(s.cells, 2, "{s:?}");
+    // The whole is the slowest group, and the area is the sum of the cells' liberty areas.
+    assert_eq!(r.delay_ps, Some(s.delay_ps.max(d.delay_ps)));
+    let sum: f64 = r
+        .cells
+        .iter()
+        .map(|(c, n)| *n as f64 * cell_area(&lib, c))
+        .sum();
+    assert!((r.area_um2.unwrap() - sum).abs() < 1e-6);
+}
+
+#[test]
+fn a_target_needs_a_liberty() {
+    let (_dir, req) = request("xor2", XOR2, None);
+    let timing = synth::Timing {
+        target_ps: Some(100.0),
+        static_inputs: vec![],
+    };
+    let e = synth::synthesize_with(&req, &timing).unwrap_err();
+    assert!(e.to_string().contains("needs a liberty file"), "{e}");
+    assert!(!req.work_dir.exists(), "nothing written");
+}

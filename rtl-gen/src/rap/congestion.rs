@@ -2,7 +2,7 @@
 //! block per scheme, patterns down, `w` across, as the paper's Table II), the comparison with
 //! the paper, the JSON lines and the SVG plot.
 
-use crate::plot::{line_chart, push, Axes, Marker};
+use crate::plot::{line_chart, push, Axes, Legend, Marker};
 use models::rap::{paper, CellResult, Pattern, Scheme};
 use std::fmt::Write;
 
@@ -178,6 +178,8 @@ pub fn plot(results: &[CellResult]) -> String {
         x_desc: "w (banks = threads per warp)",
         y_desc: "mean congestion",
         log_y: true,
+        x_log2: true,
+        legend: Legend::UpperLeft,
     };
     line_chart(&axes, &series)
 }
