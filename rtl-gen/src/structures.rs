@@ -199,14 +199,7 @@ pub fn run(
     done: &(dyn Fn(&Alternative) + Sync),
 ) -> Result<StructureResults, Error> {
     crate::output::OutputFolder::open(out)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| Error::BadFlag {
-            flag: "--jobs",
-            value: jobs.to_string(),
-            message: e.to_string(),
-        })?;
+    let pool = crate::sweep::thread_pool(jobs)?;
     let setup = Setup {
         addr_bits,
         banks,

@@ -248,6 +248,18 @@ fn hash_command(plan: &SweepPlan, object: &HashConfigObject) -> String {
     c
 }
 
+/// The worker threads of a sweep: `jobs` of them (0: one per core); `--jobs` names the flag.
+pub(crate) fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, Error> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| Error::BadFlag {
+            flag: "--jobs",
+            value: jobs.to_string(),
+            message: e.to_string(),
+        })
+}
+
 /// Runs every point of `plan` on `jobs` threads (0: one per core), calling `done` as each
 /// point finishes (from the worker threads), and returns the results in point order.
 pub fn run(
@@ -257,14 +269,7 @@ pub fn run(
     done: &(dyn Fn(&PointResult) + Sync),
 ) -> Result<SweepResults, Error> {
     crate::output::OutputFolder::open(&plan.out)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| Error::BadFlag {
-            flag: "--jobs",
-            value: jobs.to_string(),
-            message: e.to_string(),
-        })?;
+    let pool = thread_pool(jobs)?;
     let points = plan.points();
     let results: Vec<PointResult> = pool.install(|| {
         points

@@ -186,14 +186,7 @@ pub fn run(
     done: &(dyn Fn(&TargetPoint) + Sync),
 ) -> Result<TargetResults, Error> {
     std::fs::create_dir_all(&plan.out).map_err(Error::io(&plan.out))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| Error::BadFlag {
-            flag: "--jobs",
-            value: jobs.to_string(),
-            message: e.to_string(),
-        })?;
+    let pool = crate::sweep::thread_pool(jobs)?;
     let points: Vec<TargetPoint> = pool.install(|| {
         plan.points()
             .par_iter()

@@ -86,6 +86,29 @@ fn cell_area(lib_gz: &Path, cell: &str) -> f64 {
     panic!("cell {cell} has no area in {}", lib_gz.display());
 }
 
+/// The sum of the liberty areas of `cells`, read independently of the crate.
+fn cells_area(lib_gz: &Path, cells: &BTreeMap<String, u64>) -> f64 {
+    cells
+        .iter()
+        .map(|(c, n)| *n as f64 * cell_area(lib_gz, c))
+        .sum()
+}
+
+/// A request for `src` against the liberty file `lib` with the library's path, or `None` (with
+/// a note) when the library or Yosys is missing.
+fn liberty_request(
+    lib: &str,
+    name: &str,
+    src: &str,
+) -> Option<(tempfile::TempDir, SynthRequest, PathBuf)> {
+    let lib = pdk(lib)?;
+    if !yosys_available() {
+        return None;
+    }
+    let (dir, req) = request(name, src, Some(lib.clone()));
+    Some((dir, req, lib))
+}
+
 fn cells(pairs: &[(&str, u64)]) -> BTreeMap<String, u64> {
     pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
 }
@@ -172,11 +195,9 @@ fn generic_register_counts_one_flop() {
 
 #[test]
 fn liberty_xor2_nangate45_area_is_one_xor2_x1() {
-    let Some(lib) = pdk(NANGATE45) else { return };
-    if !yosys_available() {
+    let Some((_dir, req, lib)) = liberty_request(NANGATE45, "xor2", XOR2) else {
         return;
-    }
-    let (_dir, req) = request("xor2", XOR2, Some(lib.clone()));
+    };
     let r = synthesize(&req).unwrap();
     check_outputs(&r, &req);
     assert_eq!(r.mode, Mode::Liberty);
@@ -206,11 +227,9 @@ fn liberty_xor2_nangate45_area_is_one_xor2_x1() {
 
 #[test]
 fn liberty_mux4_nangate45_area_within_hand_count() {
-    let Some(lib) = pdk(NANGATE45) else { return };
-    if !yosys_available() {
+    let Some((_dir, req, lib)) = liberty_request(NANGATE45, "mux4", MUX4) else {
         return;
-    }
-    let (_dir, req) = request("mux4", MUX4, Some(lib.clone()));
+    };
     let r = synthesize(&req).unwrap();
     check_outputs(&r, &req);
     // NanGate45 has no MUX4. A tree of three MUX2_X1 is the hand-count upper bound;
@@ -220,11 +239,7 @@ fn liberty_mux4_nangate45_area_within_hand_count() {
     let area = r.area_um2.unwrap();
     assert!(area >= mux2 - 1e-6 && area <= 3.0 * mux2 + 1e-6, "{area}");
     // The area is exactly the sum of the cells' liberty areas.
-    let sum: f64 = r
-        .cells
-        .iter()
-        .map(|(c, n)| *n as f64 * cell_area(&lib, c))
-        .sum();
+    let sum = cells_area(&lib, &r.cells);
     assert!((area - sum).abs() < 1e-6, "{area} vs {sum}");
     let d = r.delay_ps.unwrap();
     assert!(d > 0.0 && d < 1000.0, "{d}");
@@ -233,11 +248,9 @@ fn liberty_mux4_nangate45_area_within_hand_count() {
 
 #[test]
 fn liberty_register_sky130_reports_fmax() {
-    let Some(lib) = pdk(SKY130) else { return };
-    if !yosys_available() {
+    let Some((_dir, req, lib)) = liberty_request(SKY130, "xor_reg", XOR_REG) else {
         return;
-    }
-    let (_dir, req) = request("xor_reg", XOR_REG, Some(lib.clone()));
+    };
     let r = synthesize(&req).unwrap();
     check_outputs(&r, &req);
     assert!(r
@@ -250,11 +263,7 @@ fn liberty_register_sky130_reports_fmax() {
     // One flip-flop with async reset (dfrtp: D flop, reset, true output).
     let flops: Vec<&String> = r.cells.keys().filter(|c| c.contains("__dfrtp_")).collect();
     assert_eq!(flops.len(), 1, "{:?}", r.cells);
-    let sum: f64 = r
-        .cells
-        .iter()
-        .map(|(c, n)| *n as f64 * cell_area(&lib, c))
-        .sum();
+    let sum = cells_area(&lib, &r.cells);
     assert!((r.area_um2.unwrap() - sum).abs() < 1e-6);
     // The only logic is a_i/b_i -> XOR -> the flop's D input.
     let d = r.delay_ps.unwrap();
@@ -353,18 +362,24 @@ fn check_accepts_a_clean_design_and_names_the_problem_of_a_bad_one() {
 const GATED: &str = "module gated (input d_i, input [1:0] s_i, output y_o);\n\
                      \x20 assign y_o = d_i & (s_i[0] ^ s_i[1]);\nendmodule\n";
 
+/// `src` synthesized with NanGate45 in the default liberty flow, or `None` (with a note) when
+/// the library or Yosys is missing.
+fn nangate45_report(name: &str, src: &str) -> Option<(tempfile::TempDir, SynthReport)> {
+    let (dir, req, _) = liberty_request(NANGATE45, name, src)?;
+    let r = synthesize(&req).unwrap();
+    check_outputs(&r, &req);
+    Some((dir, r))
+}
+
 /// The crate's per-input timing must reproduce ABC's `stime` on the netlist ABC timed: the
 /// slowest group is ABC's number (ABC and the crate read the same liberty tables, but
 /// separately: ABC's `sclLiberty.c`, the crate's `nldm.rs`).
 #[test]
 fn per_input_timing_reproduces_abc_stime() {
-    let Some(lib) = pdk(NANGATE45) else { return };
-    if !yosys_available() {
-        return;
-    }
     for (name, src) in [("xor2", XOR2), ("mux4", MUX4), ("gated", GATED)] {
-        let (_dir, req) = request(name, src, Some(lib.clone()));
-        let r = synthesize(&req).unwrap();
+        let Some((_dir, r)) = nangate45_report(name, src) else {
+            return;
+        };
         let slowest = r.paths.iter().map(|p| p.delay_ps).fold(0.0, f64::max);
         let abc = r.delay_ps.unwrap();
         assert!(
@@ -384,12 +399,9 @@ fn per_input_timing_reproduces_abc_stime() {
 
 #[test]
 fn per_input_groups_by_hand() {
-    let Some(lib) = pdk(NANGATE45) else { return };
-    if !yosys_available() {
+    let Some((_dir, r)) = nangate45_report("mux4", MUX4) else {
         return;
-    }
-    let (_dir, req) = request("mux4", MUX4, Some(lib));
-    let r = synthesize(&req).unwrap();
+    };
     // Two groups: the data bits and the select bits, each reaching y_o.
     let groups: Vec<&str> = r.paths.iter().map(|p| p.from.as_str()).collect();
     assert_eq!(groups, ["d_i", "s_i"]);
@@ -402,11 +414,9 @@ fn per_input_groups_by_hand() {
 
 #[test]
 fn timing_driven_flow_maps_static_logic_apart() {
-    let Some(lib) = pdk(NANGATE45) else { return };
-    if !yosys_available() {
+    let Some((_dir, req, lib)) = liberty_request(NANGATE45, "gated", GATED) else {
         return;
-    }
-    let (_dir, req) = request("gated", GATED, Some(lib.clone()));
+    };
     let timing = synth::Timing {
         target_ps: Some(100.0),
         static_inputs: vec!["s_i".into()],
@@ -440,11 +450,7 @@ fn timing_driven_flow_maps_static_logic_apart() {
     assert_eq!(s.cells, 2, "{s:?}");
     // The whole is the slowest group, and the area is the sum of the cells' liberty areas.
     assert_eq!(r.delay_ps, Some(s.delay_ps.max(d.delay_ps)));
-    let sum: f64 = r
-        .cells
-        .iter()
-        .map(|(c, n)| *n as f64 * cell_area(&lib, c))
-        .sum();
+    let sum = cells_area(&lib, &r.cells);
     assert!((r.area_um2.unwrap() - sum).abs() < 1e-6);
 }
 
