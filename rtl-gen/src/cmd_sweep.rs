@@ -174,10 +174,7 @@ pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
     }
 }
 
-/// The most targets one sweep takes (each is one synthesis per kind).
-const MAX_TARGETS: usize = 1000;
-
-/// Reads `--targets`: positive numbers of ps, at most [`MAX_TARGETS`], repeats dropped.
+/// Reads `--targets`: positive numbers of ps, at most `limits::MAX_TARGETS`, repeats dropped.
 fn targets(list: &[String]) -> Result<Vec<f64>, Error> {
     let bad = |value: &str, message: &str| Error::BadFlag {
         flag: "--targets",
@@ -196,12 +193,12 @@ fn targets(list: &[String]) -> Result<Vec<f64>, Error> {
             out.push(v);
         }
     }
-    if out.len() > MAX_TARGETS {
-        return Err(bad(
-            &format!("{} targets", out.len()),
-            &format!("at most {MAX_TARGETS} targets"),
-        ));
-    }
+    rtl_gen::limits::check(
+        "--targets",
+        out.len() as u64,
+        rtl_gen::limits::MAX_TARGETS,
+        "delay targets in one sweep, each one synthesis per kind",
+    )?;
     Ok(out)
 }
 
@@ -228,8 +225,15 @@ fn run_targets(args: TargetSweepArgs, command: &str) -> Result<ExitCode, Error> 
         liberty: args.liberty,
         out: args.out,
     };
-    readable_liberty(&plan.liberty)?;
+    // Every input is checked before anything is written.
+    synth::check_liberty(&plan.liberty)?;
     models::Geometry::new(plan.addr_bits, plan.banks)?;
+    rtl_gen::output::OutputFolder::check(&plan.out)?;
+    rtl_gen::output::OutputFolder::check_files(
+        target_sweep::output_files(&plan.out)
+            .iter()
+            .map(PathBuf::as_path),
+    )?;
     let bar = ProgressBar::new(plan.points().len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} points, {elapsed} ({eta} left) {msg}")

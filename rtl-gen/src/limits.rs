@@ -34,6 +34,11 @@ pub const MAX_CONGESTION_WORK: u64 = 25_000_000_000;
 /// measured about 1 ns per evaluation, so the limit is about a minute.
 pub const MAX_SEARCH_WORK: u64 = 60_000_000_000;
 
+/// Delay targets of one `sweep targets`. Each is one synthesis per kind (3 to 4 s with NanGate45
+/// while other builds loaded the machine, less idle), so 1000 targets of the four kinds is a few
+/// hours at most.
+pub const MAX_TARGETS: u64 = 1000;
+
 /// Refuses `value` for `flag` when it is above `max`; `what` says what the limit protects.
 pub fn check(flag: &'static str, value: u64, max: u64, what: &str) -> Result<(), Error> {
     if value > max {

@@ -185,7 +185,7 @@ pub fn run(
     jobs: usize,
     done: &(dyn Fn(&TargetPoint) + Sync),
 ) -> Result<TargetResults, Error> {
-    std::fs::create_dir_all(&plan.out).map_err(Error::io(&plan.out))?;
+    crate::output::OutputFolder::open(&plan.out)?;
     let pool = crate::sweep::thread_pool(jobs)?;
     let points: Vec<TargetPoint> = pool.install(|| {
         plan.points()
@@ -299,6 +299,14 @@ pub fn plot(
     line_chart(&axes, &series)
 }
 
+/// The files [`write_outputs`] writes into `out`, so they can be checked before the sweep runs.
+pub fn output_files(out: &Path) -> Vec<PathBuf> {
+    ["results.csv", "results.json", AREA_SVG, DELAY_SVG]
+        .iter()
+        .map(|f| out.join(f))
+        .collect()
+}
+
 /// Writes `results.csv`, `results.json` and the two charts into `out`; returns their paths.
 pub fn write_outputs(results: &TargetResults, out: &Path) -> Result<Vec<PathBuf>, Error> {
     let mut json = serde_json::to_string_pretty(results).unwrap_or_else(|e| unreachable!("{e}"));
@@ -323,7 +331,7 @@ pub fn write_outputs(results: &TargetResults, out: &Path) -> Result<Vec<PathBuf>
     let mut written = Vec::new();
     for (name, text) in files {
         let path = out.join(name);
-        std::fs::write(&path, text).map_err(Error::io(&path))?;
+        crate::output::write_file(&path, text.as_bytes())?;
         written.push(path);
     }
     Ok(written)

@@ -337,6 +337,24 @@ fn sweep_targets_writes_the_figure_and_refuses_bad_targets() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("--targets x: not a delay target"), "{err}");
     assert!(!out.exists());
+    // One past the limit of distinct targets is refused before any work.
+    let many: Vec<String> = (1..=1001).map(|t| t.to_string()).collect();
+    let many = many.join(",");
+    let o = rtl_gen(&[
+        "sweep",
+        "targets",
+        "--liberty",
+        NANGATE45,
+        "--targets",
+        &many,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--targets 1001: at most 1000"), "{err}");
+    assert!(!out.exists());
 
     let Some(lib) = nangate45() else { return };
     let o = rtl_gen(&[
