@@ -152,7 +152,7 @@ mod tests {
                 .and_then(|x| x.checked_mul(3));
             match (congestion_work(trials, dims, [w, w, w]), exact) {
                 (Some(work), Some(exact)) => prop_assert_eq!(u128::from(work), exact),
-                (None, exact) => prop_assert!(exact.map_or(true, |x| x > u128::from(u64::MAX))),
+                (None, exact) => prop_assert!(exact.is_none_or(|x| x > u128::from(u64::MAX))),
                 (Some(work), None) => prop_assert!(false, "work {work} where the product passes u128"),
             }
         }
