@@ -25,7 +25,7 @@
 //!
 //! [`check`] is the acceptance check of every emitted file (`hierarchy -check; proc;
 //! check -assert`). Yosys is found through `$YOSYS` or `PATH` by
-//! `testbenches::tools::ExternalTool`, the workspace's one tool finder. [`render_table`]
+//! `hdl_util::ExternalTool`, the workspace's one tool finder. [`render_table`]
 //! prints reports for a terminal. Paths with spaces work for Yosys commands but not for ABC's own
 //! `read_lib`/`source`, so keep liberty files and work folders free of spaces.
 

@@ -1,11 +1,11 @@
 //! Finding the Yosys binary through the workspace's one tool finder,
-//! [`testbenches::tools::ExternalTool`]: `$YOSYS` when set (a path, or a name looked up on
+//! [`hdl_util::ExternalTool`]: `$YOSYS` when set (a path, or a name looked up on
 //! `PATH`), else `yosys` on `PATH`; then `yosys -V` must answer with a Yosys banner.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use testbenches::tools::ExternalTool;
+use hdl_util::ExternalTool;
 
 use crate::error::Error;
 use crate::parse::parse_yosys_version;
@@ -30,7 +30,7 @@ pub(crate) fn find_yosys() -> Result<Yosys, Error> {
 /// [`find_yosys`] with the override read from `env_var` (tests use their own variable).
 fn find_yosys_as(env_var: &str) -> Result<Yosys, Error> {
     let tool = ExternalTool::find("yosys", env_var, "yosys").map_err(|e| match e {
-        testbenches::Error::ToolMissing { .. } => {
+        hdl_util::Error::ToolMissing { .. } => {
             let detail = match std::env::var_os(env_var).filter(|v| !v.is_empty()) {
                 Some(v) => format!(
                     "${env_var}={} is not an executable file or a program on PATH",

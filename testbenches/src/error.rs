@@ -10,29 +10,10 @@ use std::path::PathBuf;
 /// The error type of the `testbenches` crate.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// An external program (Verilator, Icarus Verilog, Yosys...) could not be found.
-    #[error(
-        "`{name}` not found: set {env_var} to its path or put it on PATH \
-         (Debian/Ubuntu: apt-get install -y {apt_package})"
-    )]
-    ToolMissing {
-        /// The program's name, e.g. `verilator`.
-        name: String,
-        /// The environment variable that overrides its path, e.g. `VERILATOR`.
-        env_var: String,
-        /// The Debian package that provides it.
-        apt_package: String,
-    },
-
-    /// A file or process operation failed.
-    #[error("{context}: {source}")]
-    Io {
-        /// What was being done, with the path involved.
-        context: String,
-        /// The underlying I/O error.
-        #[source]
-        source: std::io::Error,
-    },
+    /// A tool is missing or failed (a lint, a compile, a simulator build), or a file or process
+    /// operation failed.
+    #[error(transparent)]
+    Tool(#[from] hdl_util::Error),
 
     /// The harness cannot be turned into a testbench (bad port name or width, bad latency...).
     #[error("invalid harness: {0}")]
@@ -45,20 +26,6 @@ pub enum Error {
         index: usize,
         /// What is wrong with it.
         reason: String,
-    },
-
-    /// A tool ran and failed: a lint, a compile or a simulator build. `output` holds the tool's
-    /// first error lines.
-    #[error("{tool} failed ({status}) for {what}:\n{output}")]
-    ToolFailed {
-        /// The tool that failed, e.g. `verilator`.
-        tool: String,
-        /// What it was asked to do, e.g. `lint of top module tb_foo`.
-        what: String,
-        /// How it ended, e.g. `exit status: 1`.
-        status: String,
-        /// Its first error lines (or its last lines when no line looks like an error).
-        output: String,
     },
 
     /// The simulation ended without its `<dut>: P passed, F failed` line (a crash, a timeout, a
@@ -92,9 +59,6 @@ pub enum Error {
 impl Error {
     /// Wrap an I/O error with what was being done (`context` should name the path).
     pub(crate) fn io(context: impl Into<String>, source: std::io::Error) -> Error {
-        Error::Io {
-            context: context.into(),
-            source,
-        }
+        hdl_util::Error::io(context, source).into()
     }
 }

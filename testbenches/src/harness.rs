@@ -4,8 +4,8 @@
 //! This crate knows nothing about hashers: a caller describes which ports to drive and check and
 //! how outputs follow inputs in time, and supplies vectors its golden model computed.
 
-use crate::bits::Bits;
 use crate::error::Error;
+use hdl_util::Bits;
 
 /// One port of the DUT that the testbench drives or checks (never `clk_i` / `rst_ni`, which the
 /// testbench generates itself for pipelined DUTs).

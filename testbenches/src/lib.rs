@@ -5,8 +5,8 @@
 //! [`Harness`], computes [`Vector`]s with its golden model, writes the testbench with
 //! [`write_testbench`] and runs it with a [`Simulator`] (see [`simulator_by_name`]); the
 //! [`CosimReport`] says how many vectors passed. [`lint`] holds the lint checks every emitted
-//! file must pass, and [`tools`] finds the external programs (the `synth` crate finds Yosys
-//! with it too).
+//! file must pass. The value type [`Bits`] and the tool finder come from the leaf crate
+//! `hdl-util`, which the `synth` crate shares.
 //!
 //! ```no_run
 //! use testbenches::{simulator_by_name, write_testbench, Bits, Harness, PortSpec, Timing, Vector};
@@ -32,16 +32,14 @@
 
 #![warn(missing_docs)]
 
-pub mod bits;
 pub mod error;
 pub mod harness;
 pub mod lint;
 pub mod simulator;
 pub mod testbench;
-pub mod tools;
 
-pub use bits::Bits;
 pub use error::Error;
 pub use harness::{Harness, PortSpec, Timing, Vector};
+pub use hdl_util::Bits;
 pub use simulator::{simulator_by_name, CosimReport, Icarus, Simulator, Verilator};
 pub use testbench::{testbench_source, write_testbench, Testbench};

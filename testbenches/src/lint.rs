@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::error::Error;
-use crate::tools::{first_error_lines, ExternalTool};
+use hdl_util::{run_logged, ExternalTool};
 
 /// How long a lint or compile check may take before it is treated as failed.
 const CHECK_TIMEOUT: Duration = Duration::from_secs(600);
@@ -52,18 +52,10 @@ pub fn iverilog_compile(files: &[PathBuf], top: &str) -> Result<(), Error> {
 /// Run a check command; Ok when it exits 0.
 fn check(tool: &ExternalTool, cmd: std::process::Command, what: String) -> Result<(), Error> {
     let log = tempfile_path(tool.name);
-    let result = crate::tools::run_logged(cmd, &log, CHECK_TIMEOUT);
+    let result = run_logged(cmd, &log, CHECK_TIMEOUT);
     let _ = std::fs::remove_file(&log);
-    let run = result?;
-    match run.status {
-        Some(status) if status.success() => Ok(()),
-        status => Err(Error::ToolFailed {
-            tool: tool.name.to_owned(),
-            what,
-            status: status.map_or_else(|| "timed out".to_owned(), |s| s.to_string()),
-            output: first_error_lines(&run.output, ERROR_LINES),
-        }),
-    }
+    result?.require_success(tool.name, what, ERROR_LINES)?;
+    Ok(())
 }
 
 /// A fresh path in the temporary folder for a check's log.

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::testbench::{Testbench, MAX_REPORTED_MISMATCHES};
-use crate::tools::{first_error_lines, last_lines, run_logged, Logged};
+use hdl_util::{last_lines, run_logged, Logged};
 
 pub mod icarus;
 pub mod verilator;
@@ -102,7 +102,7 @@ pub(crate) fn make_work_dir(work_dir: &Path, sub: &str) -> Result<PathBuf, Error
 const BUILD_ERROR_LINES: usize = 30;
 
 /// The steps every driver takes once its commands are set up: run `build` (logged to
-/// `build_log`; a failure is [`Error::ToolFailed`] with the tool's first error lines, `what`
+/// `build_log`; a failure is [`hdl_util::Error::ToolFailed`] with the tool's first error lines, `what`
 /// naming the step), then `sim` (logged to `run_log`), and read the testbench's verdict.
 pub(crate) fn build_and_run(
     simulator: &str,
@@ -111,17 +111,11 @@ pub(crate) fn build_and_run(
     (build, build_log, what): (Command, &Path, &str),
     (sim, run_log): (Command, &Path),
 ) -> Result<CosimReport, Error> {
-    let built = run_logged(build, build_log, timeout())?;
-    if !built.status.is_some_and(|s| s.success()) {
-        return Err(Error::ToolFailed {
-            tool: simulator.to_owned(),
-            what: format!("{what} of {} (log: {})", tb.top, build_log.display()),
-            status: built
-                .status
-                .map_or_else(|| "timed out".to_owned(), |s| s.to_string()),
-            output: first_error_lines(&built.output, BUILD_ERROR_LINES),
-        });
-    }
+    let built = run_logged(build, build_log, timeout())?.require_success(
+        simulator,
+        format!("{what} of {} (log: {})", tb.top, build_log.display()),
+        BUILD_ERROR_LINES,
+    )?;
     let ran = run_logged(sim, run_log, timeout())?;
     let verdict = parse_run(simulator, tb, &ran, run_log)?;
     Ok(CosimReport {

@@ -10,9 +10,9 @@ use std::fs;
 use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 
-use crate::bits::Bits;
 use crate::error::Error;
 use crate::harness::{Harness, PortSpec, Timing, Vector};
+use hdl_util::Bits;
 
 /// At most this many `MISMATCH` lines are printed by a testbench.
 pub const MAX_REPORTED_MISMATCHES: usize = 10;

@@ -375,7 +375,7 @@ fn broken_rtl_is_a_build_error_with_the_tools_message() {
     .unwrap();
     let err = Icarus.run(&rtl, &tb, &tmp.path().join("work")).unwrap_err();
     match &err {
-        Error::ToolFailed { tool, output, .. } => {
+        Error::Tool(hdl_util::Error::ToolFailed { tool, output, .. }) => {
             assert_eq!(tool, "iverilog");
             assert!(output.contains("a_oops"), "{err}");
         }

@@ -20,13 +20,14 @@ use super::cycle::{
 };
 use super::raw_check::END_BITS;
 use super::{Block, D2maDesign};
+use hdl_util::Bits;
 use models::d2ma::entry::{ENTRY_BITS, FIELDS};
 use models::d2ma::{BufferEntry, Guard, Part};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use testbenches::{Bits, Harness, PortSpec, Timing, Vector};
+use testbenches::{Harness, PortSpec, Timing, Vector};
 
 /// How many random vectors or transfers to draw and from which seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

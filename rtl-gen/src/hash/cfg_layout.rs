@@ -14,9 +14,9 @@
 //! | xor-matrix | `row0` .. `row{m-1}` (n-bit masks) |
 
 use crate::rtl::ir::{bits_for, index_width};
+use hdl_util::Bits;
 use models::{Geometry, HashConfig, HashFunction, HashKind};
 use serde::Serialize;
-use testbenches::Bits;
 
 /// One named field of `cfg_i`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -8,11 +8,12 @@
 //! [`configurable_split`]).
 
 use super::{HashDesign, Variant};
+use hdl_util::Bits;
 use models::HashConfig;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use testbenches::{Bits, Harness, PortSpec, Timing, Vector};
+use testbenches::{Harness, PortSpec, Timing, Vector};
 
 /// Largest address width checked exhaustively.
 pub const EXHAUSTIVE_MAX_ADDR_BITS: u32 = 16;

@@ -12,12 +12,13 @@
 //! 3), then random elements up to the budget.
 
 use super::{ConverterMap, RapDesign};
+use hdl_util::Bits;
 use models::rap::packed::{pack, packing, unpack_word};
 use models::rap::{LayoutKind, Permutation};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testbenches::{Bits, Harness, PortSpec, Timing, Vector};
+use testbenches::{Harness, PortSpec, Timing, Vector};
 
 /// How many vectors to draw and from which seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 use crate::simulator::{build_and_run, make_work_dir, CosimReport, Simulator};
 use crate::testbench::Testbench;
-use crate::tools::ExternalTool;
+use hdl_util::ExternalTool;
 
 /// Icarus Verilog (`iverilog` and `vvp`, found through `IVERILOG` / `VVP` or `PATH`): a 4-state
 /// event-driven simulator, so X and Z on outputs are seen and fail the `!==` checks.

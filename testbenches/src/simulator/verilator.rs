@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 use crate::simulator::{build_and_run, make_work_dir, CosimReport, Simulator};
 use crate::testbench::Testbench;
-use crate::tools::{find_on_path, ExternalTool};
+use hdl_util::tool::find_on_path;
+use hdl_util::ExternalTool;
 
 /// Verilator (found through `VERILATOR` or `PATH`), building a C++ simulation binary.
 ///

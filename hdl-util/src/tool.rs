@@ -2,7 +2,8 @@
 //!
 //! Every tool is found the same way: an environment variable override first (`VERILATOR`,
 //! `IVERILOG`, `VVP`, `YOSYS`), then `PATH`; when it is missing the error says how to install
-//! it. The `synth` crate uses the same [`ExternalTool`] for Yosys.
+//! it. The `testbenches` crate finds its simulators and the `synth` crate Yosys with the same
+//! [`ExternalTool`], and both run them through [`run_logged`].
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -92,7 +93,7 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// The first executable called `name` in a folder of `PATH`.
-pub(crate) fn find_on_path(name: &Path) -> Option<PathBuf> {
+pub fn find_on_path(name: &Path) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
@@ -100,7 +101,8 @@ pub(crate) fn find_on_path(name: &Path) -> Option<PathBuf> {
 }
 
 /// How a logged run ended.
-pub(crate) struct Logged {
+#[derive(Debug)]
+pub struct Logged {
     /// The exit status, or `None` when the run was killed for taking longer than its timeout.
     pub status: Option<ExitStatus>,
     /// Everything the program printed (stdout and stderr interleaved as written).
@@ -111,7 +113,7 @@ pub(crate) struct Logged {
 
 /// Run `cmd` with stdout and stderr both going to `log` (so nothing can block on a full pipe),
 /// killing it after `timeout`, and return what it printed.
-pub(crate) fn run_logged(mut cmd: Command, log: &Path, timeout: Duration) -> Result<Logged, Error> {
+pub fn run_logged(mut cmd: Command, log: &Path, timeout: Duration) -> Result<Logged, Error> {
     let describe = format!("{:?}", cmd.get_program());
     let file =
         fs::File::create(log).map_err(|e| Error::io(format!("creating {}", log.display()), e))?;
@@ -151,9 +153,25 @@ pub(crate) fn run_logged(mut cmd: Command, log: &Path, timeout: Duration) -> Res
     })
 }
 
+impl Logged {
+    /// This run if it exited 0; otherwise [`Error::ToolFailed`] naming `tool` and `what` it was
+    /// asked to do, with the first `lines` error lines of its output ([`first_error_lines`]).
+    pub fn require_success(self, tool: &str, what: String, lines: usize) -> Result<Self, Error> {
+        match self.status {
+            Some(status) if status.success() => Ok(self),
+            status => Err(Error::ToolFailed {
+                tool: tool.to_owned(),
+                what,
+                status: status.map_or_else(|| "timed out".to_owned(), |s| s.to_string()),
+                output: first_error_lines(&self.output, lines),
+            }),
+        }
+    }
+}
+
 /// The lines of a tool's output worth showing in an error: up to `n` lines starting at the
 /// first that looks like an error or warning, or the last `n` lines when none does.
-pub(crate) fn first_error_lines(output: &str, n: usize) -> String {
+pub fn first_error_lines(output: &str, n: usize) -> String {
     let lines: Vec<&str> = output.lines().collect();
     let looks_bad = |l: &&str| {
         let lower = l.to_ascii_lowercase();
@@ -172,7 +190,7 @@ pub(crate) fn first_error_lines(output: &str, n: usize) -> String {
 }
 
 /// The last `n` lines of `output`.
-pub(crate) fn last_lines(output: &str, n: usize) -> String {
+pub fn last_lines(output: &str, n: usize) -> String {
     let lines: Vec<&str> = output.lines().collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
@@ -185,20 +203,20 @@ mod tests {
     fn missing_tool_says_how_to_install() {
         let err = ExternalTool::find(
             "surely-not-a-real-program-xyz",
-            "TESTBENCHES_TEST_NO_SUCH_VAR",
+            "HDL_UTIL_TEST_NO_SUCH_VAR",
             "xyz-tools",
         )
         .unwrap_err()
         .to_string();
         assert!(err.contains("surely-not-a-real-program-xyz"), "{err}");
-        assert!(err.contains("TESTBENCHES_TEST_NO_SUCH_VAR"), "{err}");
+        assert!(err.contains("HDL_UTIL_TEST_NO_SUCH_VAR"), "{err}");
         assert!(err.contains("apt-get install -y xyz-tools"), "{err}");
     }
 
     #[test]
     fn finds_a_program_on_path_and_its_version() {
         // `sh` exists wherever these tests can run.
-        let sh = ExternalTool::find("sh", "TESTBENCHES_TEST_NO_SUCH_VAR", "dash").unwrap();
+        let sh = ExternalTool::find("sh", "HDL_UTIL_TEST_NO_SUCH_VAR", "dash").unwrap();
         assert!(sh.path.is_absolute());
         assert!(sh
             .command()
@@ -212,11 +230,34 @@ mod tests {
     #[test]
     fn env_override_wins_and_must_exist() {
         // Variables unique to this test, so no other test reads them concurrently.
-        std::env::set_var("TESTBENCHES_TEST_SH_OVERRIDE", "/bin/sh");
-        let tool = ExternalTool::find("no-such-shell-xyz", "TESTBENCHES_TEST_SH_OVERRIDE", "dash");
+        std::env::set_var("HDL_UTIL_TEST_SH_OVERRIDE", "/bin/sh");
+        let tool = ExternalTool::find("no-such-shell-xyz", "HDL_UTIL_TEST_SH_OVERRIDE", "dash");
         assert_eq!(tool.unwrap().path, PathBuf::from("/bin/sh"));
-        std::env::set_var("TESTBENCHES_TEST_BAD_OVERRIDE", "/nonexistent/sh");
-        assert!(ExternalTool::find("sh", "TESTBENCHES_TEST_BAD_OVERRIDE", "dash").is_err());
+        std::env::set_var("HDL_UTIL_TEST_BAD_OVERRIDE", "/nonexistent/sh");
+        assert!(ExternalTool::find("sh", "HDL_UTIL_TEST_BAD_OVERRIDE", "dash").is_err());
+    }
+
+    #[test]
+    fn a_failed_run_is_a_tool_failure_with_its_first_error_lines() {
+        let dir = std::env::temp_dir().join(format!("hdl-util-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("run.log");
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "echo fine; echo 'x.v:1: error: no'; exit 3"]);
+        let run = run_logged(cmd, &log, Duration::from_secs(60)).unwrap();
+        let err = run.require_success("sh", "a test".into(), 5).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "sh failed (exit status: 3) for a test:\nx.v:1: error: no"
+        );
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "echo ok"]);
+        let run = run_logged(cmd, &log, Duration::from_secs(60)).unwrap();
+        assert_eq!(
+            run.require_success("sh", "ok".into(), 5).unwrap().output,
+            "ok\n"
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
