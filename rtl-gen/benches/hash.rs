@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use models::{HashConfigObject, HashKind};
-use rtl_gen::hash::block;
+use rtl_gen::block;
 use rtl_gen::hash::vectors::{self, VectorPlan};
 use rtl_gen::hash::HashDesign;
 use std::time::Duration;
@@ -26,7 +26,7 @@ fn generation(c: &mut Criterion) {
     let plan = VectorPlan::default();
     let mut g = c.benchmark_group("generate");
     g.sample_size(10);
-    g.bench_function("verilog_and_manifest_xormat_n64_b65536_cfg", |b| {
+    g.bench_function("render_xormat_n64_b65536_cfg", |b| {
         b.iter(|| block::render(&design, &plan, "bench"))
     });
     g.bench_function("vectors_100k_xormat_n64_b65536_cfg", |b| {
@@ -59,7 +59,11 @@ fn cosimulation(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(20));
     for (label, design) in &designs {
         let dir = block::write(design, &VectorPlan::default(), "bench", out.path()).unwrap();
-        let vectors = vectors::vector_count(design, &VectorPlan::default());
+        let vectors = rtl_gen::manifest::Manifest::load(&dir)
+            .unwrap()
+            .0
+            .testbench
+            .vectors;
         g.throughput(Throughput::Elements(vectors as u64));
         for simulator in ["verilator", "iverilog"] {
             // Build (from ccache for Verilator once warm) and run, end to end.

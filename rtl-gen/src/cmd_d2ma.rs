@@ -1,27 +1,14 @@
 //! `rtl-gen d2ma`: generate a block of the D²MA engine.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use models::config::parse_u64;
 use models::d2ma::BufferEntry;
 use rtl_gen::d2ma::vectors::D2maPlan;
-use rtl_gen::d2ma::{block, Block, D2maDesign};
+use rtl_gen::d2ma::{D2maDesign, Unit};
 use rtl_gen::limits;
 use rtl_gen::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// The blocks `rtl-gen d2ma` generates.
-#[derive(Clone, Copy, ValueEnum)]
-enum BlockArg {
-    /// Address generation (one chunk a cycle).
-    Agen,
-    /// The controller array of buffer-management-table entries.
-    Controller,
-    /// The read-after-write check.
-    RawCheck,
-    /// The engine: the three blocks, arbitration, memory ports, completion.
-    Engine,
-}
 
 /// Arguments of `rtl-gen d2ma`.
 #[derive(Args)]
@@ -42,9 +29,9 @@ Examples:
   rtl-gen d2ma raw-check --ctas 16 --buffers 2
   rtl-gen d2ma engine --global-bits 40 --out out/      # 40-bit global addresses: d2ma_engine_c8_b4_g40")]
 pub struct D2maArgs {
-    /// The block to generate.
+    /// The unit to generate.
     #[arg(value_enum)]
-    block: BlockArg,
+    block: Unit,
     /// Resident CTAs per shader, one controller each (1 to 32; the paper has 8).
     #[arg(long, default_value_t = 8)]
     ctas: u32,
@@ -159,12 +146,7 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
         limits::MAX_D2MA_RANDOM,
         "vectors held in memory",
     )?;
-    let block = match args.block {
-        BlockArg::Agen => Block::Agen,
-        BlockArg::Controller => Block::Controller,
-        BlockArg::RawCheck => Block::RawCheck,
-        BlockArg::Engine => Block::Engine,
-    };
+    let block = args.block;
     let design = D2maDesign::new(block, args.ctas, args.buffers, args.segment_bytes)?
         .with_global_bits(args.global_bits)?;
     let transfers = args
@@ -172,7 +154,7 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
         .iter()
         .map(|t| parse_transfer(t))
         .collect::<Result<Vec<_>, _>>()?;
-    if !transfers.is_empty() && block != Block::Agen {
+    if !transfers.is_empty() && block != Unit::Agen {
         return Err(Error::BadFlag {
             flag: "--transfer",
             value: args.transfer.join(" "),
@@ -182,27 +164,23 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
     let plan = D2maPlan {
         seed: args.seed,
         random: args.random,
+        transfers,
     };
-    // The destination is checked before the vectors are computed.
-    rtl_gen::output::Staging::check(&args.out, &design.name())?;
-    let dir = block::write(&design, &plan, &transfers, command, &args.out)?;
-    crate::print_written_block(&dir, args.json, |manifest| {
-        format!("D2MA {}", manifest.kind)
-    })?;
+    crate::write_block(&design, &plan, command, &args.out, args.json)?;
     if args.report {
-        report(&design, &plan, &transfers);
+        report(&design, &plan);
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Prints the directed cases' cycle counts (`--report`).
-fn report(design: &D2maDesign, plan: &D2maPlan, transfers: &[BufferEntry]) {
+fn report(design: &D2maDesign, plan: &D2maPlan) {
     use rtl_gen::d2ma::vectors;
     match design.block {
-        Block::Agen => {
+        Unit::Agen => {
             println!("| transfer | elements | cycles | requests | requests per walk cycle | constant stores |");
             println!("|---|---|---|---|---|---|");
-            for r in vectors::agen_rates(design, transfers) {
+            for r in vectors::agen_rates(design, &plan.transfers) {
                 println!(
                     "| {} | {} | {} | {} | {:.2} | {} |",
                     r.name,
@@ -214,7 +192,7 @@ fn report(design: &D2maDesign, plan: &D2maPlan, transfers: &[BufferEntry]) {
                 );
             }
         }
-        Block::Engine => {
+        Unit::Engine => {
             let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(plan.seed);
             let (_, run) = vectors::engine_vectors(design, plan, &mut rng);
             println!(
@@ -222,7 +200,7 @@ fn report(design: &D2maDesign, plan: &D2maPlan, transfers: &[BufferEntry]) {
                 run.config_to_first_request, run.saxpy_cycles
             );
         }
-        Block::Controller | Block::RawCheck => {}
+        Unit::Controller | Unit::RawCheck => {}
     }
 }
 

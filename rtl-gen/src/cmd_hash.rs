@@ -4,7 +4,7 @@ use clap::Args;
 use models::config::{parse_u64, RowMask};
 use models::{HashConfigObject, HashKind};
 use rtl_gen::hash::vectors::VectorPlan;
-use rtl_gen::hash::{block, HashDesign};
+use rtl_gen::hash::HashDesign;
 use rtl_gen::limits;
 use rtl_gen::Error;
 use std::path::PathBuf;
@@ -197,17 +197,6 @@ pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
         vectors: args.vectors.max(1),
         configs: args.configs.max(1),
     };
-    // The destination is checked before the vectors are computed.
-    rtl_gen::output::Staging::check(&args.out, &design.name())?;
-    let dir = block::write(&design, &plan, command, &args.out)?;
-    crate::print_written_block(&dir, args.json, |manifest| {
-        format!(
-            "{} {} hasher, {} address bits, {} banks",
-            manifest.variant,
-            manifest.kind,
-            design.geometry.addr_bits(),
-            design.geometry.banks()
-        )
-    })?;
+    crate::write_block(&design, &plan, command, &args.out, args.json)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,6 @@ use clap::Args;
 use models::config::parse_u64;
 use models::rap::{LayoutKind, Permutation};
 use rtl_gen::limits;
-use rtl_gen::rap::block;
 use rtl_gen::rap::vectors::VectorPlan;
 use rtl_gen::rap::RapDesign;
 use rtl_gen::Error;
@@ -208,31 +207,6 @@ pub fn run(args: RapArgs, command: &str) -> Result<ExitCode, Error> {
         seed: args.vector_seed,
         vectors: args.vectors.max(1),
     };
-    // The destination is checked before the vectors are computed.
-    rtl_gen::output::Staging::check(&args.out, &design.name())?;
-    let dir = block::write(&design, &plan, command, &args.out)?;
-    crate::print_written_block(&dir, args.json, |manifest| {
-        format!(
-            "{} {} converter, w = {}{}, {}{}",
-            manifest.variant,
-            manifest.kind.to_uppercase(),
-            design.w(),
-            if design.dims() == 4 {
-                ", w^4 array"
-            } else {
-                ""
-            },
-            match (design.loadable, design.packed()) {
-                (false, _) => "tables baked in",
-                (true, false) => "register file",
-                (true, true) => "register file loaded a packed word at a time",
-            },
-            if design.pipeline {
-                ", registered outputs"
-            } else {
-                ""
-            }
-        )
-    })?;
+    crate::write_block(&design, &plan, command, &args.out, args.json)?;
     Ok(ExitCode::SUCCESS)
 }

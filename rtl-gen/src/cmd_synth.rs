@@ -82,11 +82,12 @@ pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     println!(
-        "{}: {} {}{}; {}",
+        "{}: {} {}, {}, {}; {}",
         result.top,
-        result.variant,
+        result.family,
         result.kind,
-        if result.pipeline { ", registered" } else { "" },
+        result.variant,
+        result.timing.describe(),
         parameters.join(" "),
     );
     print!(

@@ -2,8 +2,9 @@
 //! hash kind, fixed and configurable, generated, co-simulated against the golden models and
 //! synthesized with Yosys, summarised in one table.
 
+use crate::block;
 use crate::hash::vectors::VectorPlan;
-use crate::hash::{block, HashDesign};
+use crate::hash::HashDesign;
 use crate::qor::{self, BlockSynth};
 use crate::Error;
 use models::HashConfigObject;

@@ -1,6 +1,9 @@
-//! `rtl-gen`: synthesizable Verilog for GPU shared-memory bank hashers, checked against the
-//! golden models of the `models` crate.
+//! `rtl-gen`: synthesizable Verilog for GPU shared-memory hardware (bank hashers, the RAP
+//! address converter, the D²MA engine), checked against the golden models of the `models`
+//! crate.
 //!
+//! - [`block`]: the block contract every family implements, and the one render and writer of
+//!   block folders;
 //! - [`rtl`]: the typed RTL representation and its Verilog-2005 emitter;
 //! - [`d2ma`]: the D²MA engine's blocks (controller array, AGEN, RAW check) and their vectors;
 //! - [`hash`]: the bank hashers (fixed, configurable, pipelined) and their test vectors;
@@ -18,6 +21,7 @@
 //! - [`search_report`]: the tables, JSON, configuration files and heat map of `rtl-gen search`;
 //! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`.
 
+pub mod block;
 pub mod cosim;
 pub mod cuda;
 pub mod d2ma;

@@ -77,27 +77,33 @@ fn command_line() -> String {
         .join(" ")
 }
 
-/// What `hash`, `rap` and `d2ma` print after writing a block to `dir`: its manifest as JSON
-/// with `--json`, otherwise one line, `<dir>: <what>, <N> testbench vectors (<coverage>)`, where
-/// `what` describes the block from its manifest.
-fn print_written_block(
-    dir: &std::path::Path,
+/// What every generator command (`hash`, `rap`, `d2ma`) does with its block: checks that its
+/// folder may be written (before the vectors are computed), renders it, writes its folder under
+/// `out`, and prints its manifest as JSON with `--json`, otherwise one line,
+/// `<dir>: <summary>, <N> testbench vectors (<coverage>)`. Returns the folder.
+fn write_block<B: rtl_gen::block::Block>(
+    block: &B,
+    plan: &B::Plan,
+    command: &str,
+    out: &std::path::Path,
     json: bool,
-    what: impl FnOnce(&rtl_gen::manifest::Manifest) -> String,
-) -> Result<(), rtl_gen::Error> {
-    let (manifest, _) = rtl_gen::manifest::Manifest::load(dir)?;
+) -> Result<std::path::PathBuf, rtl_gen::Error> {
+    rtl_gen::output::Staging::check(out, &block.name())?;
+    let rendered = rtl_gen::block::render(block, plan, command);
+    let dir = rendered.write(out)?;
+    let manifest = &rendered.manifest;
     if json {
         print!("{}", manifest.to_json());
     } else {
         println!(
             "{}: {}, {} testbench vectors ({})",
             dir.display(),
-            what(&manifest),
+            manifest.summary,
             manifest.testbench.vectors,
             manifest.testbench.coverage
         );
     }
-    Ok(())
+    Ok(dir)
 }
 
 fn main() -> ExitCode {

@@ -1,16 +1,17 @@
 //! The block manifest `<name>.json`, the filelist `<name>.f` and the FuseSoC core
-//! `<name>.core`: what lets a generated block drop into existing flows, and what `cosim` and
-//! `synth` read back.
+//! `<name>.core`: what lets a generated block of any family drop into existing flows, and what
+//! `cosim` and `synth` read back. [`crate::block::render`] fills them from a block's contract.
 
-use crate::output::Staging;
-use crate::rtl::{Direction, Module};
 use crate::Error;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use testbenches::{Harness, Vector};
+use testbenches::Timing;
 
-/// Version of the manifest's layout; bumped when a field changes meaning.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the manifest's layout; bumped when a field changes meaning. Version 2 made the
+/// manifest family-neutral: `family` (was `block`), `summary`, `timing` (was `pipeline`),
+/// `fields` per packed port (was the hasher's `cfg_fields`) and `program` (was `cfg_value`).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The generator's name and version, as written into every file.
 pub fn generator() -> String {
@@ -30,7 +31,7 @@ pub struct ManifestPort {
     pub description: String,
 }
 
-/// One field of a configuration port.
+/// One field of a packed port (a configuration word, a table entry).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ManifestField {
     /// Field name.
@@ -39,8 +40,45 @@ pub struct ManifestField {
     pub lsb: u32,
     /// Width in bits.
     pub width: u32,
-    /// What it selects.
+    /// What it holds.
     pub description: String,
+}
+
+/// The reset of a clocked block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestReset {
+    /// The reset port (`rst_ni`).
+    pub port: String,
+    /// Whether it acts without waiting for a clock edge.
+    pub asynchronous: bool,
+    /// Whether it is asserted low.
+    pub active_low: bool,
+}
+
+/// How a block's outputs follow its inputs in time, and its clock and reset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestTiming {
+    /// `combinational`, `clocked` (state, combinational outputs) or `pipelined` (with its
+    /// `latency` in cycles).
+    #[serde(flatten)]
+    pub timing: Timing,
+    /// The clock port of a clocked or pipelined block (rising edge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
+    /// The reset of a clocked or pipelined block.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset: Option<ManifestReset>,
+}
+
+impl ManifestTiming {
+    /// A few words for a terminal: `combinational`, `clocked`, `pipelined, latency 1`.
+    pub fn describe(&self) -> String {
+        match self.timing {
+            Timing::Combinational => "combinational".into(),
+            Timing::Clocked => "clocked".into(),
+            Timing::Pipelined { latency } => format!("pipelined, latency {latency}"),
+        }
+    }
 }
 
 /// The self-checking testbench shipped with a block.
@@ -63,7 +101,7 @@ pub struct ManifestTestbench {
 }
 
 impl ManifestTestbench {
-    /// The testbench of block `name` as every generator writes it: `tb/tb_<name>.v` and its two
+    /// The testbench of block `name` as every block has it: `tb/tb_<name>.v` and its two
     /// vector files under `tb/`.
     pub fn for_block(name: &str, vectors: usize, seed: u64, coverage: String) -> Self {
         Self {
@@ -78,7 +116,7 @@ impl ManifestTestbench {
     }
 }
 
-/// The manifest of one generated block.
+/// The manifest of one generated block, whatever its family.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     /// [`FORMAT_VERSION`].
@@ -87,83 +125,37 @@ pub struct Manifest {
     pub generator: String,
     /// The command that produced the block.
     pub command: String,
-    /// Block family (`hash`).
-    pub block: String,
+    /// The block family, named as its command (`hash`, `rap`, `d2ma`).
+    pub family: String,
     /// Top module name.
     pub top: String,
-    /// The block's kind within its family (`bitvector-xor`).
+    /// The block's kind within its family (`bitvector-xor`, `rap`, `engine`).
     pub kind: String,
-    /// Derived parameters (`ADDR_BITS`, `BANK_BITS`, `BANKS`, `CFG_WIDTH`, `LATENCY`).
-    pub parameters: std::collections::BTreeMap<String, u64>,
-    /// `fixed` or `configurable`.
+    /// A free-form label of the family's variant (`configurable`, `loadable-packed`).
     pub variant: String,
-    /// Whether the outputs are registered.
-    pub pipeline: bool,
-    /// The configuration object (feed it back with `--config`).
+    /// What the block is, in a few words.
+    pub summary: String,
+    /// Combinational, clocked or pipelined; clock and reset.
+    pub timing: ManifestTiming,
+    /// Derived parameters (`ADDR_BITS`, `BANKS`, `CTAS`, `LATENCY`...).
+    pub parameters: BTreeMap<String, u64>,
+    /// The configuration object (the hash family takes it back with `--config`).
     pub configuration: serde_json::Value,
-    /// Every port with direction and width (`clk_i`/`rst_ni` included).
+    /// Every port with direction and width (`clk_i`/`rst_ni` first).
     pub ports: Vec<ManifestPort>,
-    /// The fields of `cfg_i`, empty for fixed blocks.
-    pub cfg_fields: Vec<ManifestField>,
-    /// For a configurable block given a configuration: the `cfg_i` value (hex) that programs it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cfg_value: Option<String>,
-    /// RTL files, relative to the block folder.
+    /// The fields of each packed port (`cfg_i`, `entry_i`), by port name.
+    pub fields: BTreeMap<String, Vec<ManifestField>>,
+    /// For a block given a configuration to run with: the value (hex) each packed input port
+    /// must hold to program it, by port name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub program: BTreeMap<String, String>,
+    /// RTL files, relative to the block folder, each after the files it instantiates.
     pub rtl_files: Vec<String>,
     /// The testbench.
     pub testbench: ManifestTestbench,
 }
 
 impl Manifest {
-    /// Writes the block folder `<out_dir>/<top>` atomically ([`Staging`]): the RTL files
-    /// (`(file name, text)`, as `rtl_files` lists them), this manifest, the filelist, the FuseSoC
-    /// core, and the testbench of `harness` with its `vectors` under `tb/`. Returns its path.
-    pub fn write_block(
-        &self,
-        out_dir: &Path,
-        rtl: &[(String, String)],
-        harness: &Harness,
-        vectors: &[Vector],
-    ) -> Result<PathBuf, Error> {
-        let name = &self.top;
-        let staging = Staging::new(out_dir, name)?;
-        for (file, text) in rtl {
-            staging.write(file, text)?;
-        }
-        staging.write(&format!("{name}.json"), &self.to_json())?;
-        staging.write(&format!("{name}.f"), &self.filelist())?;
-        staging.write(&format!("{name}.core"), &self.core())?;
-        testbenches::write_testbench(&staging.path().join("tb"), harness, vectors)?;
-        staging.commit()
-    }
-    /// The ports of `module`, clock and reset first.
-    pub fn ports_of(module: &Module) -> Vec<ManifestPort> {
-        let mut ports = Vec::new();
-        if module.clocked {
-            for (name, description) in [
-                ("clk_i", "Clock."),
-                ("rst_ni", "Asynchronous reset, active low."),
-            ] {
-                ports.push(ManifestPort {
-                    name: name.into(),
-                    direction: "input".into(),
-                    width: 1,
-                    description: description.into(),
-                });
-            }
-        }
-        ports.extend(module.ports.iter().map(|p| ManifestPort {
-            name: p.signal.name().into(),
-            direction: match p.direction {
-                Direction::Input => "input".into(),
-                Direction::Output => "output".into(),
-            },
-            width: p.signal.width(),
-            description: p.doc.clone(),
-        }));
-        ports
-    }
-
     /// Reads the manifest of the block in `dir` (`<dir>/<dir name>.json`).
     pub fn load(dir: &Path) -> Result<(Manifest, PathBuf), Error> {
         let name = dir
@@ -176,12 +168,36 @@ impl Manifest {
         let path = dir.join(format!("{name}.json"));
         let text = std::fs::read_to_string(&path).map_err(|e| Error::NotABlock {
             path: dir.into(),
-            message: format!("no manifest {name}.json ({e}); generate the block with `rtl-gen hash ... --out` first"),
+            message: format!(
+                "no manifest {name}.json ({e}); write a block folder with a generator command \
+                 first (`rtl-gen <family> ... --out DIR`)"
+            ),
         })?;
-        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| Error::ConfigFile {
+        let not_a_manifest = |message: String| Error::ConfigFile {
             path: path.clone(),
-            message: format!("not a manifest of this rtl-gen: {e}"),
-        })?;
+            message,
+        };
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| not_a_manifest(format!("not a manifest of this rtl-gen: {e}")))?;
+        match value
+            .get("format_version")
+            .and_then(serde_json::Value::as_u64)
+        {
+            Some(v) if v == u64::from(FORMAT_VERSION) => {}
+            Some(v) => {
+                return Err(not_a_manifest(format!(
+                    "manifest format_version {v}; this rtl-gen reads version {FORMAT_VERSION}: \
+                     generate the block again with the command its `command` field names"
+                )))
+            }
+            None => {
+                return Err(not_a_manifest(
+                    "no format_version: not an rtl-gen manifest".into(),
+                ))
+            }
+        }
+        let manifest = serde_json::from_value(value)
+            .map_err(|e| not_a_manifest(format!("not a manifest of this rtl-gen: {e}")))?;
         Ok((manifest, path))
     }
 
@@ -211,8 +227,8 @@ impl Manifest {
         format!(
             "CAPI=2:\n\
              # Generated by {gen}: do not edit.\n\
-             name: \"rtl-gen:{block}:{top}:{version}\"\n\
-             description: \"{kind} {block} generated by {gen}\"\n\
+             name: \"rtl-gen:{family}:{top}:{version}\"\n\
+             description: \"{kind} {family} generated by {gen}\"\n\
              \n\
              filesets:\n  rtl:\n    file_type: verilogSource\n    files:\n{rtl}\
              \x20 tb:\n    file_type: verilogSource\n    files:\n      - {tb_src}\n\
@@ -223,7 +239,7 @@ impl Manifest {
              \x20 lint:\n    default_tool: verilator\n    filesets: [rtl]\n    toplevel: {top}\n    tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n\
              \x20 sim:\n    default_tool: icarus\n    filesets: [rtl, tb]\n    toplevel: {tb_top}\n    tools:\n      icarus:\n        iverilog_options: [-g2005]\n",
             gen = self.generator,
-            block = self.block,
+            family = self.family,
             top = self.top,
             version = env!("CARGO_PKG_VERSION"),
             kind = self.kind,

@@ -12,7 +12,7 @@
 //! ([`HasherPaths`]), and the timing-driven flow (a delay target) maps the logic only `cfg_i`
 //! reaches for area, outside the target. This timing exception costs no flip-flop.
 
-use crate::manifest::{generator, Manifest};
+use crate::manifest::{generator, Manifest, ManifestTiming};
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -56,8 +56,9 @@ impl HasherPaths {
     }
 }
 
-/// Version of the [`BlockSynth`] layout; bumped when a field changes meaning.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the [`BlockSynth`] layout; bumped when a field changes meaning. Version 2 names
+/// the block's `family` and records its `timing` (was `pipeline`).
+pub const FORMAT_VERSION: u32 = 2;
 /// The report file written into the block folder.
 pub const SYNTH_JSON: &str = "synth.json";
 /// The work folder (scripts, logs, Yosys reports, mapped netlist) inside the block folder.
@@ -74,12 +75,14 @@ pub struct BlockSynth {
     pub command: String,
     /// The block's top module.
     pub top: String,
+    /// The block's family (`hash`, `rap`, `d2ma`).
+    pub family: String,
     /// The block's kind (`bitvector-xor`).
     pub kind: String,
-    /// `fixed` or `configurable`.
+    /// The block's variant label, as in its manifest (`configurable`).
     pub variant: String,
-    /// Whether the block's output is registered.
-    pub pipeline: bool,
+    /// The block's timing, clock and reset, as in its manifest.
+    pub timing: ManifestTiming,
     /// The block's derived parameters, as in its manifest.
     pub parameters: BTreeMap<String, u64>,
     /// The numbers, with the Yosys version, liberty file and Yosys command.
@@ -160,7 +163,7 @@ pub fn synthesize_block(
 
 /// The input ports of a block that hold still while it runs: a hasher's `cfg_i`.
 fn static_inputs(manifest: &Manifest) -> Vec<String> {
-    let configurable_hasher = manifest.block == "hash" && !manifest.cfg_fields.is_empty();
+    let configurable_hasher = manifest.family == "hash" && manifest.fields.contains_key("cfg_i");
     if configurable_hasher {
         vec!["cfg_i".to_string()]
     } else {
@@ -192,14 +195,15 @@ pub fn synthesize_block_for(
     };
     let report = synth::synthesize_with(&request, &timing)?;
     let result = BlockSynth {
-        hasher_paths: HasherPaths::of(&manifest.block, &report),
+        hasher_paths: HasherPaths::of(&manifest.family, &report),
         format_version: FORMAT_VERSION,
         generator: generator(),
         command: command.to_string(),
         top: manifest.top,
+        family: manifest.family,
         kind: manifest.kind,
         variant: manifest.variant,
-        pipeline: manifest.pipeline,
+        timing: manifest.timing,
         parameters: manifest.parameters,
         report,
     };

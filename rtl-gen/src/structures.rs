@@ -7,9 +7,10 @@
 //! is the alternative (same module name and ports as the default, so the block's testbench
 //! checks it unchanged); its synthesis work folders are `synth-<library>/` inside it.
 
+use crate::block;
 use crate::hash::logic::{self, Structure};
 use crate::hash::vectors::VectorPlan;
-use crate::hash::{block, HashDesign};
+use crate::hash::HashDesign;
 use crate::manifest::generator;
 use crate::rtl::verilog;
 use crate::Error;

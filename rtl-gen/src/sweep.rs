@@ -10,8 +10,9 @@
 //! Fixed hashers need a configuration; the sweep uses [`fixed_config`], a deterministic
 //! full-rank one per kind.
 
+use crate::block;
 use crate::hash::vectors::VectorPlan;
-use crate::hash::{block, HashDesign};
+use crate::hash::HashDesign;
 use crate::manifest::generator;
 use crate::plot::{line_chart, push, Axes, Legend, Marker};
 use crate::qor::{self, BlockSynth};

@@ -8,8 +8,9 @@
 //! and configuration-to-bank delays ([`qor::HasherPaths`]); a point that fails is recorded with
 //! its error and the sweep goes on.
 
+use crate::block;
 use crate::hash::vectors::VectorPlan;
-use crate::hash::{block, HashDesign};
+use crate::hash::HashDesign;
 use crate::manifest::generator;
 use crate::plot::{line_chart, push, Axes, Legend, Marker};
 use crate::qor::{self, BlockSynth};

@@ -5,8 +5,9 @@
 mod common;
 
 use models::HashKind;
+use rtl_gen::block;
 use rtl_gen::hash::vectors::VectorPlan;
-use rtl_gen::hash::{block, HashDesign};
+use rtl_gen::hash::HashDesign;
 use std::path::Path;
 
 /// Shapes and the variants (configurable, pipeline) each is co-simulated with.

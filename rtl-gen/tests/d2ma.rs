@@ -4,35 +4,35 @@
 
 mod common;
 
+use rtl_gen::block;
 use rtl_gen::d2ma::vectors::D2maPlan;
-use rtl_gen::d2ma::{block, Block, D2maDesign};
+use rtl_gen::d2ma::{D2maDesign, Unit};
 use std::path::Path;
 use std::process::Command;
 
 /// (CTAs, buffers, segment bytes): the paper's size first.
 const SIZES: [(u32, u32, u32); 3] = [(8, 4, 128), (2, 1, 32), (16, 2, 64)];
 
-const BLOCKS: [Block; 4] = [
-    Block::Agen,
-    Block::Controller,
-    Block::RawCheck,
-    Block::Engine,
-];
+const UNITS: [Unit; 4] = [Unit::Agen, Unit::Controller, Unit::RawCheck, Unit::Engine];
 
-fn design(block: Block, (ctas, buffers, segment): (u32, u32, u32)) -> D2maDesign {
-    D2maDesign::new(block, ctas, buffers, segment).unwrap()
+fn design(unit: Unit, (ctas, buffers, segment): (u32, u32, u32)) -> D2maDesign {
+    D2maDesign::new(unit, ctas, buffers, segment).unwrap()
 }
 
 fn generate(d: &D2maDesign, random: usize, out: &Path) -> std::path::PathBuf {
-    let plan = D2maPlan { seed: 7, random };
-    block::write(d, &plan, &[], "rtl-gen test", out).unwrap()
+    let plan = D2maPlan {
+        seed: 7,
+        random,
+        transfers: Vec::new(),
+    };
+    block::write(d, &plan, "rtl-gen test", out).unwrap()
 }
 
 #[test]
 fn every_block_and_testbench_is_lint_clean() {
     let tmp = tempfile::tempdir().unwrap();
     for size in SIZES {
-        for b in BLOCKS {
+        for b in UNITS {
             let d = design(b, size);
             let dir = generate(&d, 20, tmp.path());
             let name = d.name();
@@ -44,7 +44,7 @@ fn every_block_and_testbench_is_lint_clean() {
     }
 }
 
-fn cosim(b: Block, random: usize) {
+fn cosim(b: Unit, random: usize) {
     let tmp = tempfile::tempdir().unwrap();
     for size in SIZES {
         let d = design(b, size);
@@ -61,22 +61,22 @@ fn cosim(b: Block, random: usize) {
 
 #[test]
 fn raw_check_cosimulates() {
-    cosim(Block::RawCheck, 2000);
+    cosim(Unit::RawCheck, 2000);
 }
 
 #[test]
 fn controller_cosimulates() {
-    cosim(Block::Controller, 2000);
+    cosim(Unit::Controller, 2000);
 }
 
 #[test]
 fn agen_cosimulates() {
-    cosim(Block::Agen, 300);
+    cosim(Unit::Agen, 300);
 }
 
 #[test]
 fn engine_cosimulates() {
-    cosim(Block::Engine, 3000);
+    cosim(Unit::Engine, 3000);
 }
 
 /// Narrower global addresses (`--global-bits`): random entries carry 64-bit bases whose high
@@ -85,10 +85,10 @@ fn engine_cosimulates() {
 fn narrow_global_addresses_lint_and_cosimulate() {
     let tmp = tempfile::tempdir().unwrap();
     for (b, size, bits) in [
-        (Block::Agen, SIZES[0], 32),
-        (Block::Agen, SIZES[1], 24),
-        (Block::Engine, SIZES[1], 24),
-        (Block::Engine, SIZES[0], 40),
+        (Unit::Agen, SIZES[0], 32),
+        (Unit::Agen, SIZES[1], 24),
+        (Unit::Engine, SIZES[1], 24),
+        (Unit::Engine, SIZES[0], 40),
     ] {
         let d = design(b, size).with_global_bits(bits).unwrap();
         let dir = generate(&d, 300, tmp.path());
@@ -107,7 +107,7 @@ fn narrow_global_addresses_lint_and_cosimulate() {
 #[test]
 fn a_wrong_expectation_is_caught() {
     let tmp = tempfile::tempdir().unwrap();
-    let d = design(Block::Agen, SIZES[1]);
+    let d = design(Unit::Agen, SIZES[1]);
     let dir = generate(&d, 5, tmp.path());
     let path = dir.join(format!("tb/{}.expect.hex", d.name()));
     let text = std::fs::read_to_string(&path).unwrap();
@@ -124,31 +124,25 @@ fn a_wrong_expectation_is_caught() {
 #[test]
 fn verilog_is_pinned() {
     for (b, size) in [
-        (Block::RawCheck, (2, 2, 128)),
-        (Block::Controller, (1, 1, 128)),
-        (Block::Agen, (1, 1, 32)),
-        (Block::Engine, (1, 1, 32)),
+        (Unit::RawCheck, (2, 2, 128)),
+        (Unit::Controller, (1, 1, 128)),
+        (Unit::Agen, (1, 1, 32)),
+        (Unit::Engine, (1, 1, 32)),
     ] {
         let d = design(b, size);
-        let (files, _, _) = block::render(&d, &D2maPlan::default(), &[], "rtl-gen test");
-        insta::assert_snapshot!(d.name(), files[0].1);
+        let r = block::render(&d, &D2maPlan::default(), "rtl-gen test");
+        insta::assert_snapshot!(d.name(), r.top_verilog());
     }
-    let d = design(Block::Agen, (1, 1, 32))
-        .with_global_bits(24)
-        .unwrap();
-    let (files, _, _) = block::render(&d, &D2maPlan::default(), &[], "rtl-gen test");
-    insta::assert_snapshot!(d.name(), files[0].1);
+    let d = design(Unit::Agen, (1, 1, 32)).with_global_bits(24).unwrap();
+    let r = block::render(&d, &D2maPlan::default(), "rtl-gen test");
+    insta::assert_snapshot!(d.name(), r.top_verilog());
 }
 
 #[test]
 fn same_design_gives_identical_files() {
-    let d = design(Block::Controller, SIZES[0]);
+    let d = design(Unit::Controller, SIZES[0]);
     let plan = D2maPlan::default();
-    let a = block::render(&d, &plan, &[], "x");
-    let b = block::render(&d, &plan, &[], "x");
-    assert_eq!(a.0, b.0);
-    assert_eq!(a.1, b.1);
-    assert_eq!(a.2, b.2);
+    assert_eq!(block::render(&d, &plan, "x"), block::render(&d, &plan, "x"));
 }
 
 /// Bad sizes and bad transfers: one line on stderr, exit status 2, nothing written.

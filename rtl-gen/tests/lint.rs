@@ -3,7 +3,7 @@
 
 mod common;
 
-use rtl_gen::hash::block;
+use rtl_gen::block;
 use rtl_gen::hash::vectors::VectorPlan;
 
 #[test]

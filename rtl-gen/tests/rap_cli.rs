@@ -97,7 +97,7 @@ fn rap_writes_a_block_and_congestion_prints_records() {
     }
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("rap_w8.json")).unwrap()).unwrap();
-    assert_eq!(manifest["block"], "rap");
+    assert_eq!(manifest["family"], "rap");
     assert_eq!(manifest["configuration"]["seed"], 7);
     let first = std::fs::read(dir.join("rap_w8.v")).unwrap();
     let again = rtl_gen(

@@ -4,7 +4,7 @@
 //! Some cases also run under Icarus, and a wrong model or a wrong packing must fail.
 
 use models::rap::{LayoutKind, Permutation};
-use rtl_gen::rap::block;
+use rtl_gen::block;
 use rtl_gen::rap::vectors::VectorPlan;
 use rtl_gen::rap::RapDesign;
 use std::path::Path;
@@ -164,13 +164,8 @@ fn icarus_agrees_and_a_wrong_table_fails() {
         vectors: 100,
     };
     let dir = block::write(&right, &plan, "rtl-gen test", tmp.path()).unwrap();
-    let (_, _, vectors) = block::render(&wrong, &plan, "rtl-gen test");
-    testbenches::write_testbench(
-        &dir.join("tb"),
-        &rtl_gen::rap::vectors::harness(&wrong),
-        &vectors,
-    )
-    .unwrap();
+    let wrong = block::render(&wrong, &plan, "rtl-gen test");
+    testbenches::write_testbench(&dir.join("tb"), &wrong.harness, &wrong.vectors).unwrap();
     let (_, report) = rtl_gen::cosim::run(&dir, "iverilog").unwrap();
     // Rows 2 and 3 differ: 8 of the 16 elements.
     assert_eq!((report.passed, report.failed), (8, 8), "{report:?}");

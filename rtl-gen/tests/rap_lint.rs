@@ -5,7 +5,7 @@
 mod common;
 
 use models::rap::LayoutKind;
-use rtl_gen::rap::block;
+use rtl_gen::block;
 use rtl_gen::rap::vectors::VectorPlan;
 use rtl_gen::rap::RapDesign;
 

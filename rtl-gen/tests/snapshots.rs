@@ -3,8 +3,8 @@
 mod common;
 
 use models::{HashConfigObject, HashKind};
-use rtl_gen::hash::block::render;
-use rtl_gen::hash::vectors::{harness, VectorPlan};
+use rtl_gen::block::render;
+use rtl_gen::hash::vectors::VectorPlan;
 use rtl_gen::hash::HashDesign;
 
 const COMMAND: &str = "rtl-gen hash (snapshot test)";
@@ -19,18 +19,18 @@ fn figure_5(configurable: bool, pipeline: bool) -> HashDesign {
 
 #[test]
 fn fixed_bitvector_xor_figure_5() {
-    let (verilog, manifest) = render(&figure_5(false, false), &VectorPlan::default(), COMMAND);
-    insta::assert_snapshot!("fixed_bvxor_n14_b32_v", verilog);
-    insta::assert_snapshot!("fixed_bvxor_n14_b32_json", manifest.to_json());
-    insta::assert_snapshot!("fixed_bvxor_n14_b32_core", manifest.core());
-    insta::assert_snapshot!("fixed_bvxor_n14_b32_f", manifest.filelist());
+    let r = render(&figure_5(false, false), &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("fixed_bvxor_n14_b32_v", r.top_verilog());
+    insta::assert_snapshot!("fixed_bvxor_n14_b32_json", r.manifest.to_json());
+    insta::assert_snapshot!("fixed_bvxor_n14_b32_core", r.manifest.core());
+    insta::assert_snapshot!("fixed_bvxor_n14_b32_f", r.manifest.filelist());
 }
 
 #[test]
 fn configurable_pipelined_bitvector_xor_with_program() {
-    let (verilog, manifest) = render(&figure_5(true, true), &VectorPlan::default(), COMMAND);
-    insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_v", verilog);
-    insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_json", manifest.to_json());
+    let r = render(&figure_5(true, true), &VectorPlan::default(), COMMAND);
+    insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_v", r.top_verilog());
+    insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_json", r.manifest.to_json());
 }
 
 #[test]
@@ -43,8 +43,8 @@ fn configurable_kinds_at_the_fermi_case() {
     ] {
         let design =
             HashDesign::new(&HashConfigObject::new(kind, 14, 32), true, false, false).unwrap();
-        let (verilog, _) = render(&design, &VectorPlan::default(), COMMAND);
-        insta::assert_snapshot!(format!("cfg_{}_n14_b32_v", kind.tag()), verilog);
+        let r = render(&design, &VectorPlan::default(), COMMAND);
+        insta::assert_snapshot!(format!("cfg_{}_n14_b32_v", kind.tag()), r.top_verilog());
     }
 }
 
@@ -52,8 +52,8 @@ fn configurable_kinds_at_the_fermi_case() {
 fn fixed_kinds_at_small_shapes() {
     for kind in HashKind::ALL {
         let design = common::design(kind, 6, 8, false, false);
-        let (verilog, _) = render(&design, &VectorPlan::default(), COMMAND);
-        insta::assert_snapshot!(format!("fixed_{}_n6_b8_v", kind.tag()), verilog);
+        let r = render(&design, &VectorPlan::default(), COMMAND);
+        insta::assert_snapshot!(format!("fixed_{}_n6_b8_v", kind.tag()), r.top_verilog());
     }
 }
 
@@ -61,7 +61,8 @@ fn fixed_kinds_at_small_shapes() {
 fn testbenches_combinational_and_pipelined() {
     for (configurable, pipeline) in [(false, false), (true, true)] {
         let design = figure_5(configurable, pipeline);
-        let text = testbenches::testbench_source(&harness(&design), 1234);
+        let r = render(&design, &VectorPlan::default(), COMMAND);
+        let text = testbenches::testbench_source(&r.harness, 1234);
         insta::assert_snapshot!(format!("tb_{}", design.name()), text);
     }
 }

@@ -8,8 +8,9 @@ use common::{rtl_gen, stderr};
 use models::swizzle::export::hash_config;
 use models::swizzle::{Layout, Tile, TileShape};
 use models::{HashConfig, HashConfigObject};
+use rtl_gen::block;
 use rtl_gen::hash::vectors::VectorPlan;
-use rtl_gen::hash::{block, HashDesign};
+use rtl_gen::hash::HashDesign;
 use std::path::Path;
 use std::process::{Command, Output};
 

@@ -61,8 +61,10 @@ fn synth_writes_a_generic_report_that_names_its_tools_and_command() {
     assert!(stdout.contains("reproduce: rtl-gen synth "), "{stdout}");
 
     let j = synth_json(&dir);
-    assert_eq!(j["format_version"], 1);
+    assert_eq!(j["format_version"], 2);
     assert_eq!(j["top"], "hash_bvxor_n14_b32_cfg");
+    assert_eq!(j["family"], "hash");
+    assert_eq!(j["timing"]["kind"], "combinational");
     assert_eq!(j["kind"], "bitvector-xor");
     assert_eq!(j["variant"], "configurable");
     assert_eq!(j["parameters"]["BANKS"], 32);

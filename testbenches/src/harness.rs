@@ -27,8 +27,11 @@ impl PortSpec {
     }
 }
 
-/// How the DUT's outputs relate to its inputs in time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the DUT's outputs relate to its inputs in time. Serialized as
+/// `{"kind": "combinational"}`, `{"kind": "clocked"}` or `{"kind": "pipelined", "latency": 1}`
+/// (a block manifest records it so).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Timing {
     /// Outputs are a pure function of the current inputs; no clock, no reset.
     Combinational,

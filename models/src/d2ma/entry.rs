@@ -48,6 +48,8 @@ pub struct Field {
     pub lsb: u32,
     /// Its width in bits.
     pub width: u32,
+    /// What it holds.
+    pub description: &'static str,
 }
 
 /// The fields of the entry in layout order (see the module documentation).
@@ -56,56 +58,67 @@ pub const FIELDS: [Field; 11] = [
         name: "global",
         lsb: 0,
         width: 64,
+        description: "global base address (bytes)",
     },
     Field {
         name: "shared",
         lsb: 64,
         width: 16,
+        description: "shared base address (bytes)",
     },
     Field {
         name: "count",
         lsb: 80,
         width: 16,
+        description: "1-D: elements; 2-D: rows in 15:8, columns in 7:0",
     },
     Field {
         name: "size",
         lsb: 96,
         width: 2,
+        description: "element size 1, 2, 4 or 8 bytes (log2)",
     },
     Field {
         name: "stride",
         lsb: 98,
         width: 16,
+        description: "1-D: element stride; 2-D: leading dimension (elements)",
     },
     Field {
         name: "two_d",
         lsb: 114,
         width: 1,
+        description: "2-D tile",
     },
     Field {
         name: "mode",
         lsb: 115,
         width: 2,
+        description: "0 none, 1 halo, 2 bank-conflict resolution",
     },
     Field {
         name: "halo_rows",
         lsb: 117,
         width: 16,
+        description: "halo rows",
     },
     Field {
         name: "halo_cols",
         lsb: 133,
         width: 16,
+        description: "halo columns; in bank mode: elements per bank run",
     },
     Field {
         name: "region",
         lsb: 149,
         width: 8,
+        description: "the tile's region 1..9 (halo mode)",
     },
     Field {
         name: "halo_const",
         lsb: 157,
         width: 16,
+        description: "constant stored in exterior halos",
     },
 ];
 

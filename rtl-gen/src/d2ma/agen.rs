@@ -13,7 +13,7 @@
 //! transfer takes one cycle to load: the first chunk appears the cycle after `start_i`.
 
 use super::controller::entry_field;
-use super::D2maDesign;
+use super::{D2maDesign, CHUNK_BYTES_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
 use models::d2ma::entry::{field, ENTRY_BITS};
 use std::ops::{Add, Mul, Not, Shl, Shr, Sub};
@@ -67,15 +67,23 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let chunk_valid_o = m.output("chunk_valid_o", 1, "A chunk is produced this cycle.");
     let chunk_const_o = m.output("chunk_const_o", 1, "The chunk is a halo constant store.");
     let chunk_global_o = m.output("chunk_global_o", gb, "Global byte address of the chunk.");
-    let chunk_shared_o = m.output("chunk_shared_o", 16, "Shared byte address of the chunk.");
+    let chunk_shared_o = m.output(
+        "chunk_shared_o",
+        SHARED_BITS,
+        "Shared byte address of the chunk.",
+    );
     let chunk_bytes_o = m.output(
         "chunk_bytes_o",
-        8,
+        CHUNK_BYTES_BITS,
         "Bytes the chunk writes to shared memory.",
     );
     let req_valid_o = m.output("req_valid_o", 1, "A segment request is issued this cycle.");
     let req_addr_o = m.output("req_addr_o", gb, "The requested segment's address.");
-    let const_o = m.output("const_o", 16, "The halo constant, with chunk_const_o.");
+    let const_o = m.output(
+        "const_o",
+        SHARED_BITS,
+        "The halo constant, with chunk_const_o.",
+    );
     let done_o = m.output("done_o", 1, "This cycle's chunk is the transfer's last.");
 
     // Decode the entry for loading.

@@ -16,7 +16,7 @@
 //!   ignition of the same entry in the same cycle.
 
 use super::raw_check::END_BITS;
-use super::D2maDesign;
+use super::{D2maDesign, CFG_DATA_BITS, PART_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
 use models::d2ma::entry::{field, Part, ENTRY_BITS};
 use std::ops::{Add, Mul, Not, Shl, Shr, Sub};
@@ -107,12 +107,12 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let cfg_buf = m.input("cfg_buf_i", bb, "The command's buffer.");
     let cfg_part = m.input(
         "cfg_part_i",
-        2,
+        PART_BITS,
         "Part written: 0 global base, 1 shape, 2 halo; 3 is ignored.",
     );
     let cfg_data = m.input(
         "cfg_data_i",
-        64,
+        CFG_DATA_BITS,
         "The part's bits, least significant first.",
     );
     let ign_valid = m.input("ignite_valid_i", 1, "The engine starts a ready entry.");
@@ -131,7 +131,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let busy = m.output("busy_o", e, "Per entry: fully configured and not complete.");
     let start = m.output(
         "start_o",
-        16 * e,
+        SHARED_BITS * e,
         "Per entry: shared base (RAW guard start).",
     );
     let end = m.output(

@@ -14,7 +14,8 @@
 //!   requests in flight (20 bits); it completes when its walk has ended and the count is zero.
 //!   One completion a cycle (lowest index first) frees the entry and releases the CTA.
 
-use super::{agen, controller, raw_check, Block, D2maDesign};
+use super::{agen, controller, raw_check, D2maDesign, Unit};
+use super::{CFG_DATA_BITS, CHUNK_BYTES_BITS, PART_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
 use std::ops::{Add, Not, Sub};
 
@@ -23,7 +24,7 @@ pub const INFLIGHT_BITS: u32 = 20;
 
 /// The sub-designs the engine instantiates: AGEN, controller array, RAW check.
 pub fn parts(design: &D2maDesign) -> [D2maDesign; 3] {
-    [Block::Agen, Block::Controller, Block::RawCheck].map(|block| D2maDesign { block, ..*design })
+    [Unit::Agen, Unit::Controller, Unit::RawCheck].map(|block| D2maDesign { block, ..*design })
 }
 
 /// Builds the engine of `design`; `sub_header` gives the leading comment lines of each
@@ -45,11 +46,15 @@ pub fn build(
     let cfg_valid = m.input("cfg_valid_i", 1, "A configuration command.");
     let cfg_cta = m.input("cfg_cta_i", cb, "The command's CTA.");
     let cfg_buf = m.input("cfg_buf_i", bb, "The command's buffer.");
-    let cfg_part = m.input("cfg_part_i", 2, "Part: 0 global base, 1 shape, 2 halo.");
-    let cfg_data = m.input("cfg_data_i", 64, "The part's bits.");
+    let cfg_part = m.input(
+        "cfg_part_i",
+        PART_BITS,
+        "Part: 0 global base, 1 shape, 2 halo.",
+    );
+    let cfg_data = m.input("cfg_data_i", CFG_DATA_BITS, "The part's bits.");
     let load_valid = m.input("load_valid_i", 1, "A shared load at the issue stage.");
     let load_cta = m.input("load_cta_i", cb, "The load's CTA.");
-    let load_addr = m.input("load_addr_i", 16, "The load's shared address.");
+    let load_addr = m.input("load_addr_i", SHARED_BITS, "The load's shared address.");
     let req_ready = m.input("mem_req_ready_i", 1, "The memory port takes a request.");
     let resp_valid = m.input("mem_resp_valid_i", 1, "A response returns.");
     let resp_cta = m.input("mem_resp_cta_i", cb, "The response's CTA.");
@@ -64,14 +69,18 @@ pub fn build(
     let tag_buf_o = m.output("tag_buf_o", bb, "Buffer of the request and chunk.");
     let chunk_valid_o = m.output("chunk_valid_o", 1, "A chunk this cycle.");
     let chunk_const_o = m.output("chunk_const_o", 1, "The chunk is a halo constant store.");
-    let chunk_shared_o = m.output("chunk_shared_o", 16, "The chunk's shared address.");
+    let chunk_shared_o = m.output("chunk_shared_o", SHARED_BITS, "The chunk's shared address.");
     let chunk_offset_o = m.output(
         "chunk_offset_o",
         seg_lg,
         "The chunk's offset in its segment.",
     );
-    let chunk_bytes_o = m.output("chunk_bytes_o", 8, "The chunk's bytes.");
-    let const_o = m.output("const_o", 16, "The halo constant of a constant chunk.");
+    let chunk_bytes_o = m.output("chunk_bytes_o", CHUNK_BYTES_BITS, "The chunk's bytes.");
+    let const_o = m.output(
+        "const_o",
+        SHARED_BITS,
+        "The halo constant of a constant chunk.",
+    );
     let complete_valid_o = m.output("complete_valid_o", 1, "A buffer completed.");
     let complete_cta_o = m.output("complete_cta_o", cb, "The completed buffer's CTA.");
     let complete_buf_o = m.output("complete_buf_o", bb, "The completed buffer.");

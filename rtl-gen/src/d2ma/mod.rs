@@ -7,47 +7,64 @@
 //! - [`agen`]: the address generation unit (Fig. 5), one chunk a cycle;
 //! - [`engine`]: the engine around them (Fig. 4): arbitration, memory ports, completion;
 //! - [`cycle`]: the cycle-accurate models of the blocks' interfaces, built on `models::d2ma`;
-//! - [`vectors`]: the directed and random stimulus and the testbench harnesses;
-//! - [`block`]: the block folder (Verilog, manifest, filelist, core, testbench).
+//! - [`vectors`]: the directed and random stimulus.
+//!
+//! [`D2maDesign`] is the family's [`Block`]: one design per unit, the engine's modules
+//! including its three units'.
 
 pub mod agen;
-pub mod block;
 pub mod controller;
 pub mod cycle;
 pub mod engine;
 pub mod raw_check;
 pub mod vectors;
 
+use crate::block::{Block, Header, PortFields, Stimulus};
+use crate::manifest::ManifestField;
 use crate::rtl::ir::bits_for;
 use crate::rtl::Module;
 use crate::Error;
+use models::d2ma::entry::{ENTRY_BITS, FIELDS};
 use serde::Serialize;
+use std::collections::BTreeMap;
+use testbenches::Timing;
+use vectors::D2maPlan;
 
-/// Which block of the engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Which unit of the engine a design is (the `rtl-gen d2ma` argument).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
-pub enum Block {
-    /// The address generation unit.
+pub enum Unit {
+    /// Address generation (one chunk a cycle).
     Agen,
-    /// The controller array.
+    /// The controller array of buffer-management-table entries.
     Controller,
     /// The read-after-write check.
     RawCheck,
-    /// The engine: the three blocks above, arbitration, memory ports and completion.
+    /// The engine: the three units above, arbitration, memory ports and completion.
     Engine,
 }
 
-impl Block {
-    /// The block's name on the command line and in module names (`raw-check` -> `raw_check`).
+impl Unit {
+    /// The unit's name on the command line and in module names (`raw-check` -> `raw_check`).
     pub fn name(self) -> &'static str {
         match self {
-            Block::Agen => "agen",
-            Block::Controller => "controller",
-            Block::RawCheck => "raw-check",
-            Block::Engine => "engine",
+            Unit::Agen => "agen",
+            Unit::Controller => "controller",
+            Unit::RawCheck => "raw-check",
+            Unit::Engine => "engine",
         }
     }
 }
+
+/// Bits of a shared-memory byte address (the entry's `shared` field, a load's address, a
+/// chunk's shared address).
+pub const SHARED_BITS: u32 = 16;
+/// Bits of a configuration command's data: one part of an entry.
+pub const CFG_DATA_BITS: u32 = 64;
+/// Bits of a configuration command's part code (0 global base, 1 shape, 2 halo).
+pub const PART_BITS: u32 = 2;
+/// Bits of a chunk's byte count (at most one 128-byte segment).
+pub const CHUNK_BYTES_BITS: u32 = 8;
 
 /// Largest number of CTAs per shader a design may have.
 pub const MAX_CTAS: u32 = 32;
@@ -57,8 +74,8 @@ pub const MAX_BUFFERS: u32 = 8;
 /// A D²MA block to generate, sized at run time and validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct D2maDesign {
-    /// The block.
-    pub block: Block,
+    /// The unit.
+    pub block: Unit,
     /// Resident CTAs per shader (one controller each); the paper has 8.
     pub ctas: u32,
     /// Buffers per CTA (table entries per controller); the paper has 4.
@@ -80,7 +97,7 @@ pub const MAX_GLOBAL_BITS: u32 = 64;
 
 impl D2maDesign {
     /// Validates a request: 1..=32 CTAs, 1..=8 buffers, 32/64/128-byte segments.
-    pub fn new(block: Block, ctas: u32, buffers: u32, segment_bytes: u32) -> Result<Self, Error> {
+    pub fn new(block: Unit, ctas: u32, buffers: u32, segment_bytes: u32) -> Result<Self, Error> {
         let range = |name: &str, value: u32, allowed: &str| {
             Error::Model(models::Error::OutOfRange {
                 name: name.into(),
@@ -136,7 +153,7 @@ impl D2maDesign {
     /// with fewer than 64 global address bits.
     pub fn name(&self) -> String {
         let base = self.base_name();
-        let global = matches!(self.block, Block::Agen | Block::Engine);
+        let global = matches!(self.block, Unit::Agen | Unit::Engine);
         if global && self.global_bits < MAX_GLOBAL_BITS {
             format!("{base}_g{}", self.global_bits)
         } else {
@@ -146,13 +163,13 @@ impl D2maDesign {
 
     fn base_name(&self) -> String {
         match self.block {
-            Block::Agen => format!("d2ma_agen_s{}", self.segment_bytes),
-            Block::Controller => format!("d2ma_controller_c{}_b{}", self.ctas, self.buffers),
-            Block::RawCheck => format!("d2ma_raw_check_c{}_b{}", self.ctas, self.buffers),
-            Block::Engine if self.segment_bytes == 128 => {
+            Unit::Agen => format!("d2ma_agen_s{}", self.segment_bytes),
+            Unit::Controller => format!("d2ma_controller_c{}_b{}", self.ctas, self.buffers),
+            Unit::RawCheck => format!("d2ma_raw_check_c{}_b{}", self.ctas, self.buffers),
+            Unit::Engine if self.segment_bytes == 128 => {
                 format!("d2ma_engine_c{}_b{}", self.ctas, self.buffers)
             }
-            Block::Engine => format!(
+            Unit::Engine => format!(
                 "d2ma_engine_c{}_b{}_s{}",
                 self.ctas, self.buffers, self.segment_bytes
             ),
@@ -174,17 +191,154 @@ impl D2maDesign {
         bits_for(u64::from(self.buffers))
     }
 
-    /// The Verilog modules, top first (the engine's sub-modules after it); `header` gives
-    /// each module's leading comment lines.
-    pub fn modules(&self, header: &dyn Fn(&D2maDesign) -> Vec<String>) -> Vec<Module> {
+    /// The entry port a unit carries table entries on, if any.
+    fn entry_port(&self) -> Option<&'static str> {
         match self.block {
-            Block::Agen => vec![agen::build(self, header(self))],
-            Block::Controller => vec![controller::build(self, header(self))],
-            Block::RawCheck => vec![raw_check::build(self, header(self))],
-            Block::Engine => {
-                let (top, subs) = engine::build(self, header(self), header);
-                std::iter::once(top).chain(subs).collect()
+            Unit::Agen => Some("entry_i"),
+            Unit::Controller => Some("rd_entry_o"),
+            Unit::RawCheck | Unit::Engine => None,
+        }
+    }
+
+    /// `8 CTAs x 4 buffers`, `128-byte segments`, `64-bit global addresses`: the sizes that
+    /// shape this unit.
+    fn sizes(&self) -> Vec<String> {
+        let table = format!("{} CTAs x {} buffers", self.ctas, self.buffers);
+        let segments = format!("{}-byte segments", self.segment_bytes);
+        let global = format!("{}-bit global addresses", self.global_bits);
+        match self.block {
+            Unit::Agen => vec![segments, global],
+            Unit::Controller | Unit::RawCheck => vec![table],
+            Unit::Engine => vec![table, segments, global],
+        }
+    }
+}
+
+impl Block for D2maDesign {
+    type Plan = D2maPlan;
+
+    fn name(&self) -> String {
+        D2maDesign::name(self)
+    }
+
+    fn family(&self) -> &'static str {
+        "d2ma"
+    }
+
+    fn kind(&self) -> String {
+        self.block.name().into()
+    }
+
+    fn variant(&self) -> String {
+        self.sizes().join(", ")
+    }
+
+    fn summary(&self) -> String {
+        format!("D2MA {}, {}", self.block.name(), self.sizes().join(", "))
+    }
+
+    fn about(&self) -> Vec<String> {
+        let what = match self.block {
+            Unit::Agen => format!(
+                "D2MA address generation, {}-byte segments, one chunk a cycle.",
+                self.segment_bytes
+            ),
+            Unit::Controller => format!(
+                "D2MA controller array, {} CTAs x {} buffers of {ENTRY_BITS}-bit entries.",
+                self.ctas, self.buffers
+            ),
+            Unit::RawCheck => format!(
+                "D2MA read-after-write check, {} CTAs x {} buffers, combinational.",
+                self.ctas, self.buffers
+            ),
+            Unit::Engine => format!(
+                "D2MA engine, {} CTAs x {} buffers, {}-byte segments.",
+                self.ctas, self.buffers, self.segment_bytes
+            ),
+        };
+        vec![what, format!("Configuration: {}", self.configuration())]
+    }
+
+    fn parameters(&self) -> BTreeMap<String, u64> {
+        BTreeMap::from([
+            ("CTAS".to_string(), u64::from(self.ctas)),
+            ("BUFFERS".to_string(), u64::from(self.buffers)),
+            ("SEGMENT_BYTES".to_string(), u64::from(self.segment_bytes)),
+            ("GLOBAL_BITS".to_string(), u64::from(self.global_bits)),
+            ("ENTRY_BITS".to_string(), u64::from(ENTRY_BITS)),
+        ])
+    }
+
+    fn configuration(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_else(|e| unreachable!("{e}"))
+    }
+
+    fn fields(&self) -> Vec<PortFields> {
+        self.entry_port()
+            .map(|port| PortFields {
+                port: port.into(),
+                fields: FIELDS
+                    .iter()
+                    .map(|f| ManifestField {
+                        name: f.name.into(),
+                        lsb: f.lsb,
+                        width: f.width,
+                        description: f.description.into(),
+                    })
+                    .collect(),
+                program: None,
+            })
+            .into_iter()
+            .collect()
+    }
+
+    fn timing(&self) -> Timing {
+        match self.block {
+            Unit::RawCheck => Timing::Combinational,
+            Unit::Agen | Unit::Controller | Unit::Engine => Timing::Clocked,
+        }
+    }
+
+    fn modules(&self, header: &Header) -> Vec<Module> {
+        let top = header.of(self);
+        match self.block {
+            Unit::Agen => vec![agen::build(self, top)],
+            Unit::Controller => vec![controller::build(self, top)],
+            Unit::RawCheck => vec![raw_check::build(self, top)],
+            Unit::Engine => {
+                let (top, parts) = engine::build(self, top, &|part| header.of(part));
+                std::iter::once(top).chain(parts).collect()
             }
+        }
+    }
+
+    fn stimulus(&self, plan: &D2maPlan) -> Stimulus {
+        let vectors = vectors::vectors(self, plan);
+        let coverage = match self.block {
+            Unit::RawCheck => format!(
+                "SAXPY guards of Fig. 12 and a completion, then {} random guard sets with loads on their edges",
+                plan.random
+            ),
+            Unit::Controller => format!(
+                "{} random cycles of configuration commands, ignitions, completions and reads",
+                plan.random
+            ),
+            Unit::Agen => format!(
+                "{} directed transfers (sgemv, strided, transposed, 2-D, halo in 9 regions, bank), then {} random transfers with memory back-pressure; {} cycles",
+                vectors::directed_transfers().len() + plan.transfers.len(),
+                plan.random,
+                vectors.len()
+            ),
+            Unit::Engine => format!(
+                "SAXPY on two CTAs (Fig. 12), then {} cycles of random configurations, restarts, loads, back-pressure and out-of-order responses, drained; {} cycles",
+                plan.random,
+                vectors.len()
+            ),
+        };
+        Stimulus {
+            vectors,
+            seed: plan.seed,
+            coverage,
         }
     }
 }
@@ -195,37 +349,37 @@ mod tests {
 
     #[test]
     fn names_and_limits() {
-        let d = D2maDesign::new(Block::Controller, 8, 4, 128).unwrap();
+        let d = D2maDesign::new(Unit::Controller, 8, 4, 128).unwrap();
         assert_eq!(d.name(), "d2ma_controller_c8_b4");
         assert_eq!((d.entries(), d.cta_bits(), d.buf_bits()), (32, 3, 2));
         assert_eq!(
-            D2maDesign::new(Block::Agen, 8, 4, 64).unwrap().name(),
+            D2maDesign::new(Unit::Agen, 8, 4, 64).unwrap().name(),
             "d2ma_agen_s64"
         );
         assert_eq!(
-            D2maDesign::new(Block::Engine, 8, 4, 128).unwrap().name(),
+            D2maDesign::new(Unit::Engine, 8, 4, 128).unwrap().name(),
             "d2ma_engine_c8_b4"
         );
         assert_eq!(
-            D2maDesign::new(Block::Engine, 2, 1, 32).unwrap().name(),
+            D2maDesign::new(Unit::Engine, 2, 1, 32).unwrap().name(),
             "d2ma_engine_c2_b1_s32"
         );
-        let g = D2maDesign::new(Block::Engine, 8, 4, 128)
+        let g = D2maDesign::new(Unit::Engine, 8, 4, 128)
             .unwrap()
             .with_global_bits(32)
             .unwrap();
         assert_eq!(g.name(), "d2ma_engine_c8_b4_g32");
         assert_eq!(g.wrap_global(0x1_2345_6789), 0x2345_6789);
-        let c = D2maDesign::new(Block::Controller, 8, 4, 128).unwrap();
+        let c = D2maDesign::new(Unit::Controller, 8, 4, 128).unwrap();
         assert_eq!(
             c.with_global_bits(32).unwrap().name(),
             "d2ma_controller_c8_b4"
         );
         let msg = c.with_global_bits(16).unwrap_err().to_string();
         assert_eq!(msg, "global_bits = 16 is out of range: allowed 24 to 64");
-        assert!(D2maDesign::new(Block::RawCheck, 0, 4, 128).is_err());
-        assert!(D2maDesign::new(Block::RawCheck, 8, 9, 128).is_err());
-        let msg = D2maDesign::new(Block::Agen, 8, 4, 96)
+        assert!(D2maDesign::new(Unit::RawCheck, 0, 4, 128).is_err());
+        assert!(D2maDesign::new(Unit::RawCheck, 8, 9, 128).is_err());
+        let msg = D2maDesign::new(Unit::Agen, 8, 4, 96)
             .unwrap_err()
             .to_string();
         assert_eq!(

@@ -10,12 +10,12 @@
 //! - `wait_o`: the load hits an in-flight buffer of its own CTA and must wait;
 //! - `release_o[CTAS-1:0]`: one-hot, the CTA whose waiting warps are released.
 
-use super::D2maDesign;
+use super::{D2maDesign, SHARED_BITS};
 use crate::rtl::{Expr, Module};
 use std::ops::Not;
 
-/// Width of a guard's end: one past a 16-bit address.
-pub const END_BITS: u32 = 17;
+/// Width of a guard's end: one past a shared address.
+pub const END_BITS: u32 = SHARED_BITS + 1;
 
 /// Builds the RAW check of `design`.
 pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
@@ -25,7 +25,11 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let cb = design.cta_bits();
     let load_valid = m.input("load_valid_i", 1, "A shared load is at the issue stage.");
     let load_cta = m.input("load_cta_i", cb, "The load's CTA.");
-    let load_addr = m.input("load_addr_i", 16, "The load's shared byte address.");
+    let load_addr = m.input(
+        "load_addr_i",
+        SHARED_BITS,
+        "The load's shared byte address.",
+    );
     let busy = m.input(
         "busy_i",
         e,
@@ -33,7 +37,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     );
     let start = m.input(
         "start_i",
-        16 * e,
+        SHARED_BITS * e,
         "Per entry: first shared byte of the buffer.",
     );
     let end = m.input(

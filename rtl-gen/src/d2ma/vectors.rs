@@ -19,23 +19,27 @@ use super::cycle::{
     self, AgenIn, AgenModel, ControllerIn, ControllerModel, EngineIn, EngineModel, RawIn,
 };
 use super::raw_check::END_BITS;
-use super::{Block, D2maDesign};
+use super::{D2maDesign, Unit, CFG_DATA_BITS, CHUNK_BYTES_BITS, PART_BITS, SHARED_BITS};
 use hdl_util::Bits;
-use models::d2ma::entry::{ENTRY_BITS, FIELDS};
+use models::d2ma::entry::{ENTRY_BITS, FIELDS, SHARED_SPACE};
 use models::d2ma::{BufferEntry, Guard, Part};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use testbenches::{Harness, PortSpec, Timing, Vector};
+use testbenches::Vector;
 
-/// How many random vectors or transfers to draw and from which seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// How many random vectors or transfers to draw and from which seed, and the extra directed
+/// transfers of an AGEN.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct D2maPlan {
     /// Seed of the ChaCha8 generator.
     pub seed: u64,
-    /// Random cycles (controller), random loads (RAW check) or random transfers (AGEN).
+    /// Random cycles (controller, engine), random guard sets (RAW check) or random transfers
+    /// (AGEN) after the directed ones.
     pub random: usize,
+    /// Extra directed AGEN transfers (`--transfer`), validated by the caller; run after the
+    /// built-in ones.
+    pub transfers: Vec<BufferEntry>,
 }
 
 impl Default for D2maPlan {
@@ -43,6 +47,7 @@ impl Default for D2maPlan {
         Self {
             seed: 1,
             random: 2000,
+            transfers: Vec::new(),
         }
     }
 }
@@ -113,10 +118,10 @@ pub fn random_entry(rng: &mut ChaCha8Rng) -> BufferEntry {
             e.halo_cols = 1 << rng.gen_range(0..6);
         }
         let span = e.shared_span();
-        if span >= 1 << 16 {
+        if span >= SHARED_SPACE {
             continue;
         }
-        e.shared = (rng.gen_range(0..=(1u64 << 16) - span) & !((1u64 << size) - 1)) as u16;
+        e.shared = (rng.gen_range(0..=SHARED_SPACE - span) & !((1u64 << size) - 1)) as u16;
         if e.validate().is_ok() {
             return e;
         }
@@ -208,122 +213,14 @@ pub fn directed_transfers() -> Vec<(String, BufferEntry)> {
     out
 }
 
-/// The testbench's view of `design`'s ports.
-pub fn harness(design: &D2maDesign) -> Harness {
-    let (cb, bb, e) = (design.cta_bits(), design.buf_bits(), design.entries());
-    let p = |name: &str, w: u32| PortSpec::new(name, w as usize);
-    let (inputs, outputs, timing) = match design.block {
-        Block::RawCheck => (
-            vec![
-                p("load_valid_i", 1),
-                p("load_cta_i", cb),
-                p("load_addr_i", 16),
-                p("busy_i", e),
-                p("start_i", 16 * e),
-                p("end_i", END_BITS * e),
-                p("done_valid_i", 1),
-                p("done_cta_i", cb),
-            ],
-            vec![p("wait_o", 1), p("release_o", design.ctas)],
-            Timing::Combinational,
-        ),
-        Block::Controller => (
-            vec![
-                p("cfg_valid_i", 1),
-                p("cfg_cta_i", cb),
-                p("cfg_buf_i", bb),
-                p("cfg_part_i", 2),
-                p("cfg_data_i", 64),
-                p("ignite_valid_i", 1),
-                p("ignite_cta_i", cb),
-                p("ignite_buf_i", bb),
-                p("done_valid_i", 1),
-                p("done_cta_i", cb),
-                p("done_buf_i", bb),
-                p("rd_cta_i", cb),
-                p("rd_buf_i", bb),
-            ],
-            vec![
-                p("ready_o", e),
-                p("busy_o", e),
-                p("start_o", 16 * e),
-                p("end_o", END_BITS * e),
-                p("rd_entry_o", ENTRY_BITS),
-            ],
-            Timing::Clocked,
-        ),
-        Block::Agen => (
-            vec![
-                p("start_i", 1),
-                p("entry_i", ENTRY_BITS),
-                p("mem_ready_i", 1),
-            ],
-            vec![
-                p("busy_o", 1),
-                p("chunk_valid_o", 1),
-                p("chunk_const_o", 1),
-                p("chunk_global_o", design.global_bits),
-                p("chunk_shared_o", 16),
-                p("chunk_bytes_o", 8),
-                p("req_valid_o", 1),
-                p("req_addr_o", design.global_bits),
-                p("const_o", 16),
-                p("done_o", 1),
-            ],
-            Timing::Clocked,
-        ),
-        Block::Engine => (
-            vec![
-                p("cfg_valid_i", 1),
-                p("cfg_cta_i", cb),
-                p("cfg_buf_i", bb),
-                p("cfg_part_i", 2),
-                p("cfg_data_i", 64),
-                p("load_valid_i", 1),
-                p("load_cta_i", cb),
-                p("load_addr_i", 16),
-                p("mem_req_ready_i", 1),
-                p("mem_resp_valid_i", 1),
-                p("mem_resp_cta_i", cb),
-                p("mem_resp_buf_i", bb),
-            ],
-            vec![
-                p("mem_req_valid_o", 1),
-                p("mem_req_addr_o", design.global_bits),
-                p("tag_cta_o", cb),
-                p("tag_buf_o", bb),
-                p("chunk_valid_o", 1),
-                p("chunk_const_o", 1),
-                p("chunk_shared_o", 16),
-                p("chunk_offset_o", design.segment_bytes.trailing_zeros()),
-                p("chunk_bytes_o", 8),
-                p("const_o", 16),
-                p("complete_valid_o", 1),
-                p("complete_cta_o", cb),
-                p("complete_buf_o", bb),
-                p("wait_o", 1),
-                p("release_o", design.ctas),
-            ],
-            Timing::Clocked,
-        ),
-    };
-    Harness {
-        dut: design.name(),
-        inputs,
-        outputs,
-        timing,
-    }
-}
-
-/// The vectors for `design` under `plan`; `transfers` are extra directed AGEN transfers
-/// (validated by the caller).
-pub fn vectors(design: &D2maDesign, plan: &D2maPlan, transfers: &[BufferEntry]) -> Vec<Vector> {
+/// The vectors for `design` under `plan`.
+pub fn vectors(design: &D2maDesign, plan: &D2maPlan) -> Vec<Vector> {
     let mut rng = ChaCha8Rng::seed_from_u64(plan.seed);
     match design.block {
-        Block::RawCheck => raw_vectors(design, plan, &mut rng),
-        Block::Controller => controller_vectors(design, plan, &mut rng),
-        Block::Agen => agen_vectors(design, plan, transfers, &mut rng),
-        Block::Engine => engine_vectors(design, plan, &mut rng).0,
+        Unit::RawCheck => raw_vectors(design, plan, &mut rng),
+        Unit::Controller => controller_vectors(design, plan, &mut rng),
+        Unit::Agen => agen_vectors(design, plan, &mut rng),
+        Unit::Engine => engine_vectors(design, plan, &mut rng).0,
     }
 }
 
@@ -334,9 +231,13 @@ fn raw_vector(design: &D2maDesign, input: &RawIn) -> Vector {
         inputs: vec![
             bit(input.load_valid),
             num(u64::from(input.load_cta), design.cta_bits()),
-            num(u64::from(input.load_addr), 16),
+            num(u64::from(input.load_addr), SHARED_BITS),
             packed(input.guards.iter().map(|g| u64::from(g.in_flight)), e, 1),
-            packed(input.guards.iter().map(|g| u64::from(g.start)), e, 16),
+            packed(
+                input.guards.iter().map(|g| u64::from(g.start)),
+                e,
+                SHARED_BITS,
+            ),
             packed(input.guards.iter().map(|g| u64::from(g.end)), e, END_BITS),
             bit(input.done.is_some()),
             num(u64::from(input.done.unwrap_or(0)), design.cta_bits()),
@@ -399,8 +300,8 @@ fn raw_vectors(design: &D2maDesign, plan: &D2maPlan, rng: &mut ChaCha8Rng) -> Ve
     for _ in 0..plan.random {
         let guards: Vec<Guard> = (0..e)
             .map(|_| {
-                let start = rng.gen_range(0..1u32 << 16);
-                let end = (start + rng.gen_range(0..4096)).min(1 << 16);
+                let start = rng.gen_range(0..SHARED_SPACE as u32);
+                let end = (start + rng.gen_range(0..4096)).min(SHARED_SPACE as u32);
                 Guard {
                     start,
                     end,
@@ -414,7 +315,7 @@ fn raw_vectors(design: &D2maDesign, plan: &D2maPlan, rng: &mut ChaCha8Rng) -> Ve
             1 => g.start,
             2 => g.end.wrapping_sub(1),
             3 => g.end,
-            _ => rng.gen_range(0..1 << 16),
+            _ => rng.gen_range(0..SHARED_SPACE as u32),
         } as u16;
         let input = RawIn {
             load_valid: rng.gen_bool(0.9),
@@ -469,8 +370,8 @@ fn controller_vectors(design: &D2maDesign, plan: &D2maPlan, rng: &mut ChaCha8Rng
                 bit(cfg.is_some()),
                 num(cc.into(), cb),
                 num(cbuf.into(), bb),
-                num(cpart.into(), 2),
-                num(cdata, 64),
+                num(cpart.into(), PART_BITS),
+                num(cdata, CFG_DATA_BITS),
                 bit(ignite.is_some()),
                 num(ic.into(), cb),
                 num(ib.into(), bb),
@@ -483,7 +384,7 @@ fn controller_vectors(design: &D2maDesign, plan: &D2maPlan, rng: &mut ChaCha8Rng
             expected: vec![
                 packed(o.ready.iter().map(|&v| u64::from(v)), e, 1),
                 packed(o.busy.iter().map(|&v| u64::from(v)), e, 1),
-                packed(o.start.iter().map(|&v| u64::from(v)), e, 16),
+                packed(o.start.iter().map(|&v| u64::from(v)), e, SHARED_BITS),
                 packed(o.end.iter().map(|&v| u64::from(v)), e, END_BITS),
                 entry_bits(&o.read),
             ],
@@ -516,26 +417,21 @@ pub fn agen_vector(design: &D2maDesign, model: &mut AgenModel, input: &AgenIn) -
             bit(o.chunk.is_some()),
             bit(c.constant),
             num(design.wrap_global(c.global), g),
-            num(u64::from(c.shared), 16),
-            num(u64::from(c.bytes), 8),
+            num(u64::from(c.shared), SHARED_BITS),
+            num(u64::from(c.bytes), CHUNK_BYTES_BITS),
             bit(c.request.is_some()),
             num(design.wrap_global(c.request.unwrap_or(0)), g),
-            num(u64::from(o.constant), 16),
+            num(u64::from(o.constant), SHARED_BITS),
             bit(o.done),
         ],
     }
 }
 
-fn agen_vectors(
-    design: &D2maDesign,
-    plan: &D2maPlan,
-    transfers: &[BufferEntry],
-    rng: &mut ChaCha8Rng,
-) -> Vec<Vector> {
+fn agen_vectors(design: &D2maDesign, plan: &D2maPlan, rng: &mut ChaCha8Rng) -> Vec<Vector> {
     let mut model = AgenModel::new(design);
     let mut out = Vec::new();
     let mut queue: Vec<BufferEntry> = directed_transfers().into_iter().map(|(_, e)| e).collect();
-    queue.extend_from_slice(transfers);
+    queue.extend_from_slice(&plan.transfers);
     queue.extend((0..plan.random).map(|_| random_entry(rng)));
     let directed = queue.len() - plan.random;
     for (n, entry) in queue.into_iter().enumerate() {
@@ -593,11 +489,11 @@ fn engine_vector(
             bit(input.cfg.is_some()),
             num(cc.into(), cb),
             num(cbuf.into(), bb),
-            num(cpart.into(), 2),
-            num(cdata, 64),
+            num(cpart.into(), PART_BITS),
+            num(cdata, CFG_DATA_BITS),
             bit(input.load.is_some()),
             num(lc.into(), cb),
-            num(la.into(), 16),
+            num(la.into(), SHARED_BITS),
             bit(input.req_ready),
             bit(input.resp.is_some()),
             num(rc.into(), cb),
@@ -613,10 +509,10 @@ fn engine_vector(
             num(tb.into(), bb),
             bit(o.chunk.is_some()),
             bit(c.constant),
-            num(c.shared.into(), 16),
+            num(c.shared.into(), SHARED_BITS),
             num(c.global % u64::from(seg), seg.trailing_zeros()),
-            num(c.bytes.into(), 8),
-            num(o.constant.into(), 16),
+            num(c.bytes.into(), CHUNK_BYTES_BITS),
+            num(o.constant.into(), SHARED_BITS),
             bit(o.complete.is_some()),
             num(dc.into(), cb),
             num(db.into(), bb),

@@ -1,17 +1,22 @@
-//! Bank hashers: a validated design ([`HashDesign`]), its Verilog module, and the test vectors
-//! its golden model produces.
+//! Bank hashers: a validated design ([`HashDesign`]), the family's [`Block`] (its Verilog
+//! module, header, manifest entries and the test vectors its golden model produces).
 //!
 //! Ports: `addr_i[n-1:0]`, `bank_o[m-1:0]`; configurable hashers add `cfg_i` (see
 //! [`cfg_layout`]); pipelined ones add `clk_i`, `rst_ni` and one output register.
 
-pub mod block;
 pub mod cfg_layout;
 pub mod logic;
 pub mod vectors;
 
+use crate::block::{Block, Header, PortFields, Stimulus};
+use crate::manifest::ManifestField;
+use crate::rtl::Module;
 use crate::Error;
 pub use cfg_layout::{CfgField, CfgLayout};
 use models::{Geometry, HashConfig, HashConfigObject, HashKind};
+use std::collections::BTreeMap;
+use testbenches::Timing;
+use vectors::{VectorPlan, EXHAUSTIVE_MAX_ADDR_BITS};
 
 /// Fixed (configuration baked in) or configurable (configuration on `cfg_i`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,8 +121,147 @@ impl HashDesign {
         }
     }
 
-    /// The Verilog module, with `header` as its leading comment lines.
-    pub fn module(&self, header: Vec<String>) -> crate::rtl::Module {
-        logic::build(self, header)
+    /// `fixed` or `configurable`.
+    fn variant_name(&self) -> &'static str {
+        match self.variant {
+            Variant::Fixed(_) => "fixed",
+            Variant::Configurable { .. } => "configurable",
+        }
+    }
+}
+
+impl Block for HashDesign {
+    type Plan = VectorPlan;
+
+    fn name(&self) -> String {
+        HashDesign::name(self)
+    }
+
+    fn family(&self) -> &'static str {
+        "hash"
+    }
+
+    fn kind(&self) -> String {
+        self.kind.name().into()
+    }
+
+    fn variant(&self) -> String {
+        self.variant_name().into()
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} {} hasher, {} address bits, {} banks",
+            self.variant_name(),
+            self.kind,
+            self.geometry.addr_bits(),
+            self.geometry.banks()
+        )
+    }
+
+    fn about(&self) -> Vec<String> {
+        let configuration =
+            serde_json::to_string(&self.configuration()).unwrap_or_else(|e| unreachable!("{e}"));
+        vec![
+            format!(
+                "Bank hasher: kind {}, {}, {}.",
+                self.kind,
+                self.variant_name(),
+                if self.pipeline {
+                    "one output register"
+                } else {
+                    "combinational"
+                }
+            ),
+            format!("Configuration: {configuration}"),
+        ]
+    }
+
+    fn parameters(&self) -> BTreeMap<String, u64> {
+        let mut parameters = BTreeMap::from([
+            (
+                "ADDR_BITS".to_string(),
+                u64::from(self.geometry.addr_bits()),
+            ),
+            (
+                "BANK_BITS".to_string(),
+                u64::from(self.geometry.bank_bits()),
+            ),
+            ("BANKS".to_string(), self.geometry.banks()),
+            ("LATENCY".to_string(), u64::from(self.latency())),
+        ]);
+        if let Some(layout) = self.cfg_layout() {
+            parameters.insert("CFG_WIDTH".into(), u64::from(layout.width()));
+        }
+        parameters
+    }
+
+    fn configuration(&self) -> serde_json::Value {
+        serde_json::to_value(HashDesign::configuration(self))
+            .unwrap_or_else(|e| unreachable!("{e}"))
+    }
+
+    fn fields(&self) -> Vec<PortFields> {
+        let Variant::Configurable { layout, program } = &self.variant else {
+            return Vec::new();
+        };
+        vec![PortFields {
+            port: "cfg_i".into(),
+            fields: layout
+                .fields
+                .iter()
+                .map(|f| ManifestField {
+                    name: f.name.clone(),
+                    lsb: f.lsb,
+                    width: f.width,
+                    description: f.description.clone(),
+                })
+                .collect(),
+            program: program.as_ref().map(|p| layout.encode(p)),
+        }]
+    }
+
+    fn timing(&self) -> Timing {
+        if self.pipeline {
+            Timing::Pipelined {
+                latency: self.latency(),
+            }
+        } else {
+            Timing::Combinational
+        }
+    }
+
+    fn modules(&self, header: &Header) -> Vec<Module> {
+        vec![logic::build(self, header.of(self))]
+    }
+
+    fn stimulus(&self, plan: &VectorPlan) -> Stimulus {
+        let vectors = vectors::vectors(self, plan);
+        let n = self.geometry.addr_bits();
+        let coverage = match &self.variant {
+            Variant::Fixed(_) if n <= EXHAUSTIVE_MAX_ADDR_BITS => {
+                format!("exhaustive: all {} addresses", vectors.len())
+            }
+            Variant::Fixed(_) => format!(
+                "corner cases (0, all ones, one-hot) then random addresses, {} in all",
+                vectors.len()
+            ),
+            Variant::Configurable { program, .. } => {
+                let (configs, per_config) = vectors::configurable_split(n, plan);
+                format!(
+                    "{configs} configurations ({}random valid ones), {per_config} addresses each",
+                    if program.is_some() {
+                        "the given one first, then "
+                    } else {
+                        ""
+                    },
+                )
+            }
+        };
+        Stimulus {
+            vectors,
+            seed: plan.seed,
+            coverage,
+        }
     }
 }

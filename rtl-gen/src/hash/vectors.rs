@@ -13,7 +13,7 @@ use models::HashConfig;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use testbenches::{Harness, PortSpec, Timing, Vector};
+use testbenches::Vector;
 
 /// Largest address width checked exhaustively.
 pub const EXHAUSTIVE_MAX_ADDR_BITS: u32 = 16;
@@ -39,32 +39,6 @@ impl Default for VectorPlan {
     }
 }
 
-/// The testbench's view of `design`'s ports.
-pub fn harness(design: &HashDesign) -> Harness {
-    let mut inputs = vec![PortSpec::new(
-        "addr_i",
-        design.geometry.addr_bits() as usize,
-    )];
-    if let Some(layout) = design.cfg_layout() {
-        inputs.push(PortSpec::new("cfg_i", layout.width() as usize));
-    }
-    Harness {
-        dut: design.name(),
-        inputs,
-        outputs: vec![PortSpec::new(
-            "bank_o",
-            design.geometry.bank_bits() as usize,
-        )],
-        timing: if design.pipeline {
-            Timing::Pipelined {
-                latency: design.latency(),
-            }
-        } else {
-            Timing::Combinational
-        },
-    }
-}
-
 /// Addresses to apply to one configuration: exhaustive when `2^n <= count` (or when asked),
 /// otherwise corners then random.
 fn addresses(n: u32, count: usize, exhaustive: bool, rng: &mut ChaCha8Rng) -> Vec<u64> {
@@ -84,19 +58,6 @@ fn addresses(n: u32, count: usize, exhaustive: bool, rng: &mut ChaCha8Rng) -> Ve
 /// The number of `n`-bit addresses, saturating at `usize::MAX`.
 fn address_space(n: u32) -> usize {
     1usize.checked_shl(n).unwrap_or(usize::MAX)
-}
-
-/// How many vectors [`vectors`] produces for `design` under `plan`.
-pub fn vector_count(design: &HashDesign, plan: &VectorPlan) -> usize {
-    let n = design.geometry.addr_bits();
-    match design.variant {
-        Variant::Fixed(_) if n <= EXHAUSTIVE_MAX_ADDR_BITS => address_space(n),
-        Variant::Fixed(_) => plan.vectors.min(address_space(n)),
-        Variant::Configurable { .. } => {
-            let (configs, per_config) = configurable_split(n, plan);
-            configs * per_config
-        }
-    }
 }
 
 /// For a configurable hasher: how many configurations, and how many addresses each. Each gets

@@ -1,7 +1,6 @@
 //! A RAP (or RAS, or 3P) address converter to generate: `w`, the shift tables, and the variant.
 
 use crate::rtl::ir::bits_for;
-use crate::rtl::Module;
 use crate::Error;
 use models::rap::packed::{packed_words, WORD_BITS};
 use models::rap::{LayoutKind, Permutation, ShiftLayout, ThreePLayout};
@@ -87,6 +86,29 @@ impl ConverterMap {
                     .unwrap_or_else(|_| unreachable!("3P has three tables"));
                 ConverterMap::ThreeP(ThreePLayout::from_tables([r, s, t]))
             }
+        }
+    }
+}
+
+/// Where a converter holds its tables (`--storage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Storage {
+    /// Baked into logic.
+    Baked,
+    /// A register file written an entry at a time through `perm_we_i`, `perm_idx_i`,
+    /// `perm_val_i` (adds `clk_i` and `rst_ni`), reset to the seeded or given tables.
+    Loadable,
+    /// A register file written a packed 32-bit word at a time (the paper's Fig. 7).
+    Packed,
+}
+
+impl Storage {
+    /// The name on the command line and in the manifest's `variant`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Storage::Baked => "baked",
+            Storage::Loadable => "loadable",
+            Storage::Packed => "packed",
         }
     }
 }
@@ -437,9 +459,13 @@ impl RapDesign {
         }
     }
 
-    /// The Verilog module, with `header` as its leading comment lines.
-    pub fn module(&self, header: Vec<String>) -> Module {
-        super::logic::build(self, header)
+    /// Where the tables are held: baked in, a register file, or one written packed words.
+    pub fn storage(&self) -> Storage {
+        match (self.loadable, self.packed) {
+            (false, _) => Storage::Baked,
+            (true, false) => Storage::Loadable,
+            (true, true) => Storage::Packed,
+        }
     }
 }
 

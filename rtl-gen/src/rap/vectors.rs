@@ -18,7 +18,7 @@ use models::rap::{LayoutKind, Permutation};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testbenches::{Harness, PortSpec, Timing, Vector};
+use testbenches::Vector;
 
 /// How many vectors to draw and from which seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,50 +35,6 @@ impl Default for VectorPlan {
             seed: 1,
             vectors: 100_000,
         }
-    }
-}
-
-/// The testbench's view of `design`'s ports.
-pub fn harness(design: &RapDesign) -> Harness {
-    let m = design.index_bits() as usize;
-    let mut inputs: Vec<PortSpec> = design
-        .index_ports()
-        .iter()
-        .map(|p| PortSpec::new(*p, m))
-        .collect();
-    if design.loadable {
-        inputs.push(PortSpec::new("perm_we_i", 1));
-        if design.table_select_bits() > 0 {
-            inputs.push(PortSpec::new(
-                "perm_sel_i",
-                design.table_select_bits() as usize,
-            ));
-        }
-        inputs.push(PortSpec::new(
-            "perm_idx_i",
-            design.write_index_bits() as usize,
-        ));
-        inputs.push(PortSpec::new(
-            "perm_val_i",
-            design.write_value_bits() as usize,
-        ));
-    }
-    Harness {
-        dut: design.name(),
-        inputs,
-        outputs: vec![
-            PortSpec::new("addr_o", design.addr_bits() as usize),
-            PortSpec::new("bank_o", m),
-        ],
-        timing: if design.pipeline {
-            Timing::Pipelined {
-                latency: design.latency(),
-            }
-        } else if design.loadable {
-            Timing::Clocked
-        } else {
-            Timing::Combinational
-        },
     }
 }
 
@@ -433,7 +389,10 @@ mod tests {
         );
         assert!(v.len() > 6 * 3, "{}", v.len());
         assert!(coverage.contains("change nothing"), "{coverage}");
-        assert_eq!(harness(&d).timing, Timing::Clocked);
+        assert_eq!(
+            crate::block::Block::timing(&d),
+            testbenches::Timing::Clocked
+        );
         // The first rows read the reset table.
         let reset = d.map();
         for (r, vec) in v.iter().take(6).enumerate() {
