@@ -1,7 +1,8 @@
 //! `rtl-gen flow`: the default end-to-end run (generate, co-simulate, synthesize, tabulate).
 
 use clap::Args;
-use rtl_gen::{flow, Error};
+use rtl_gen::hash::flow;
+use rtl_gen::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

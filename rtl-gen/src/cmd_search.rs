@@ -4,9 +4,10 @@
 use clap::Args;
 use models::search::{plan, search, Heuristic, Report, Trace};
 use models::{Geometry, HashKind};
+use rtl_gen::hash::search_report;
 use rtl_gen::limits;
 use rtl_gen::output::Staging;
-use rtl_gen::{search_report, Error};
+use rtl_gen::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use models::HashKind;
-use rtl_gen::sweep::{self, SweepPlan};
+use rtl_gen::hash::sweep::{self, SweepPlan};
 use rtl_gen::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -203,7 +203,7 @@ fn targets(list: &[String]) -> Result<Vec<f64>, Error> {
 }
 
 fn run_targets(args: TargetSweepArgs, command: &str) -> Result<ExitCode, Error> {
-    use rtl_gen::target_sweep::{self, TargetPlan, TargetPoint};
+    use rtl_gen::hash::target_sweep::{self, TargetPlan, TargetPoint};
     let kinds = if args.kinds.len() == 1 && args.kinds[0] == "all" {
         vec![
             HashKind::BitvectorPerm,
@@ -279,7 +279,7 @@ fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error>
             .iter()
             .map(PathBuf::as_path),
     )?;
-    let done = |a: &rtl_gen::structures::Alternative| {
+    let done = |a: &rtl_gen::hash::structures::Alternative| {
         let status = match (&a.error, a.cosim) {
             (Some(e), _) => format!("FAILED: {e}"),
             (None, Some((p, f))) => format!("lint clean, cosim {p} passed, {f} failed"),
@@ -287,7 +287,7 @@ fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error>
         };
         eprintln!("{} {}: {status}", a.kind, a.label);
     };
-    let results = rtl_gen::structures::run(
+    let results = rtl_gen::hash::structures::run(
         args.addr_bits,
         args.banks,
         &args.liberty,
@@ -297,8 +297,8 @@ fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error>
         command,
         &done,
     )?;
-    let written = rtl_gen::structures::write_outputs(&results, &args.out)?;
-    print!("{}", rtl_gen::structures::to_markdown(&results));
+    let written = rtl_gen::hash::structures::write_outputs(&results, &args.out)?;
+    print!("{}", rtl_gen::hash::structures::to_markdown(&results));
     for f in written {
         println!("wrote {}", f.display());
     }

@@ -13,20 +13,20 @@
 //! - [`rap`]: the RAP address converter and the congestion simulator's tables and plots;
 //! - [`cosim`]: co-simulation of a generated block folder;
 //! - [`qor`]: synthesis of a generated block folder (`synth.json`);
-//! - [`sweep`]: many blocks generated and synthesized in parallel, tabulated and plotted;
 //! - [`plot`]: the SVG line charts of the sweeps and of the congestion tables;
-//! - [`structures`]: the configurable hashers built every way that could decide their depth;
-//! - [`target_sweep`]: area against the delay target (the XOR paper's Fig. 4b);
 //! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
-//! - [`search_report`]: the tables, JSON, configuration files and heat map of `rtl-gen search`;
 //! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`.
+//!
+//! The crate root holds what every family shares; each family's folder holds its design, its
+//! [`block::Block`] implementation, its vectors and its experiments ([`hash::sweep`],
+//! [`hash::structures`], [`hash::target_sweep`], [`hash::flow`], [`hash::search_report`];
+//! [`rap::congestion`]).
 
 pub mod block;
 pub mod cosim;
 pub mod cuda;
 pub mod d2ma;
 pub mod error;
-pub mod flow;
 pub mod hash;
 pub mod limits;
 pub mod manifest;
@@ -35,10 +35,6 @@ pub mod plot;
 pub mod qor;
 pub mod rap;
 pub mod rtl;
-pub mod search_report;
-pub mod structures;
-pub mod sweep;
 pub mod swizzle;
-pub mod target_sweep;
 
 pub use error::Error;

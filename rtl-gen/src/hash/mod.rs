@@ -3,9 +3,20 @@
 //!
 //! Ports: `addr_i[n-1:0]`, `bank_o[m-1:0]`; configurable hashers add `cfg_i` (see
 //! [`cfg_layout`]); pipelined ones add `clk_i`, `rst_ni` and one output register.
+//!
+//! The family's experiments: [`sweep`] (many hashers generated and synthesized in parallel,
+//! tabulated and plotted), [`structures`] (each configurable hasher built every way that could
+//! decide its depth), [`target_sweep`] (area against the delay target, the XOR paper's Fig. 4b),
+//! [`flow`] (the paper's 32-bank hashers generated, co-simulated and synthesized) and
+//! [`search_report`] (what `rtl-gen search` writes).
 
 pub mod cfg_layout;
+pub mod flow;
 pub mod logic;
+pub mod search_report;
+pub mod structures;
+pub mod sweep;
+pub mod target_sweep;
 pub mod vectors;
 
 use crate::block::{Block, Header, PortFields, Stimulus};

@@ -143,7 +143,7 @@ fn run_point(plan: &TargetPlan, kind: HashKind, target: Option<f64>) -> TargetPo
         let design = HashDesign::new(&object, true, false, false)?;
         let parent = plan
             .out
-            .join(crate::sweep::BLOCKS_DIR)
+            .join(crate::hash::sweep::BLOCKS_DIR)
             .join(target_tag(target));
         let gen_command = format!(
             "rtl-gen hash --kind {} --addr-bits {} --banks {} --configurable --vectors {} \
@@ -187,7 +187,7 @@ pub fn run(
     done: &(dyn Fn(&TargetPoint) + Sync),
 ) -> Result<TargetResults, Error> {
     crate::output::OutputFolder::open(&plan.out)?;
-    let pool = crate::sweep::thread_pool(jobs)?;
+    let pool = crate::hash::sweep::thread_pool(jobs)?;
     let points: Vec<TargetPoint> = pool.install(|| {
         plan.points()
             .par_iter()
@@ -237,7 +237,10 @@ pub fn to_csv(results: &TargetResults) -> String {
                 .map_or(String::new(), |s| s.command.clone()),
             p.error.clone().unwrap_or_default(),
         ];
-        let fields: Vec<String> = fields.iter().map(|f| crate::sweep::csv_field(f)).collect();
+        let fields: Vec<String> = fields
+            .iter()
+            .map(|f| crate::hash::sweep::csv_field(f))
+            .collect();
         out.push_str(&fields.join(","));
         out.push('\n');
     }
