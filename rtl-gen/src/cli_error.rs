@@ -53,7 +53,8 @@ pub fn error_line(message: &str) -> String {
 
 /// A command-line error as one line, or `None` for help and version output (printed by clap
 /// as they are). A negative number given to a flag is named with the flag; otherwise clap's
-/// first line, with its `tip:` when the two fit in 160 characters.
+/// first line, then the allowed values of an enum flag (`[possible values: ...]`), with its
+/// `tip:` when the first line and the tip fit in 160 characters.
 pub fn clap_line(err: &clap::Error, args: &[String]) -> Option<String> {
     if matches!(
         err.kind(),
@@ -84,11 +85,16 @@ pub fn clap_line(err: &clap::Error, args: &[String]) -> Option<String> {
         .next()
         .unwrap_or("error: invalid command line")
         .to_string();
-    let tip = lines.find(|l| l.starts_with("tip:"));
-    let line = match tip {
-        Some(tip) if first.len() + tip.len() + 3 <= 160 => format!("{first} ({tip})"),
-        _ => first,
+    let rest: Vec<&str> = lines.collect();
+    let allowed = rest.iter().find(|l| l.starts_with("[possible values:"));
+    let tip = rest.iter().find(|l| l.starts_with("tip:"));
+    let mut line = match allowed {
+        Some(allowed) => format!("{first} {allowed}"),
+        None => first.clone(),
     };
+    if let Some(tip) = tip.filter(|tip| first.len() + tip.len() + 3 <= 160) {
+        line = format!("{line} ({tip})");
+    }
     Some(printable(&line))
 }
 

@@ -18,7 +18,7 @@ Patterns: contiguous, stride, diagonal, random, malicious (--dims 2);
           contiguous, stride1, stride2, stride3, random, malicious (--dims 4).
 A trial draws the layout's random numbers and one warp of the pattern (the indices the pattern
 holds fixed are drawn too) and counts the DMM congestion. Trial t has its own generator,
-derived from (--seed, t): results do not depend on the thread count (RAYON_NUM_THREADS).
+derived from (--seed, t): results do not depend on the thread count (--jobs).
 
 Examples:
   rtl-gen congestion --w 16,32,64,128,256 --scheme raw,ras,rap --pattern contiguous,stride,diagonal,random --trials 100000 --seed 1
@@ -27,18 +27,18 @@ Examples:
   rtl-gen congestion --w 32 --scheme rap --pattern diagonal --json")]
 pub struct CongestionArgs {
     /// 2 for a w x w matrix (Table II), 4 for a w^4 array (section VII, Table IV).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value = "2", value_parser = crate::cli::named::<u32>(["2", "4"]))]
     dims: u32,
     /// Matrix widths (warp size = bank count), comma separated [default: 16,32,64,128,256 for
     /// --dims 2, 32 for --dims 4].
     #[arg(long, value_delimiter = ',')]
     w: Option<Vec<u32>>,
     /// Layouts [default: raw,ras,rap for --dims 2, raw,ras,1p,r1p,3p,w2p,1pw2r for --dims 4].
-    #[arg(long, value_delimiter = ',')]
-    scheme: Option<Vec<String>>,
+    #[arg(long, value_delimiter = ',', value_parser = crate::cli::named::<Scheme>(Scheme::ALL.map(Scheme::name)))]
+    scheme: Option<Vec<Scheme>>,
     /// Warp accesses [default: the paper's table for --dims].
-    #[arg(long, value_delimiter = ',')]
-    pattern: Option<Vec<String>>,
+    #[arg(long, value_delimiter = ',', value_parser = crate::cli::named::<Pattern>(Pattern::NAMES))]
+    pattern: Option<Vec<Pattern>>,
     /// Trials per cell.
     #[arg(long, default_value_t = 100_000)]
     trials: u64,
@@ -54,9 +54,10 @@ pub struct CongestionArgs {
     /// Write an SVG plot of the mean congestion against w to this file.
     #[arg(long)]
     plot: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    jobs: crate::cli::JobsArg,
+    #[command(flatten)]
+    quiet: crate::cli::QuietArg,
     #[command(flatten)]
     output: crate::output_args::OutputArgs,
 }
@@ -80,18 +81,12 @@ impl CongestionArgs {
             }
         });
         let schemes: Vec<Scheme> = match &self.scheme {
-            Some(list) => list
-                .iter()
-                .map(|s| s.parse::<Scheme>().map_err(|e| bad("--scheme", s, e)))
-                .collect::<Result<_, _>>()?,
+            Some(list) => list.clone(),
             None if dims == 4 => Scheme::TABLE_IV.to_vec(),
             None => Scheme::TABLE_II.to_vec(),
         };
         let patterns: Vec<Pattern> = match &self.pattern {
-            Some(list) => list
-                .iter()
-                .map(|p| Pattern::parse(p).map_err(|e| bad("--pattern", p, e)))
-                .collect::<Result<_, _>>()?,
+            Some(list) => list.clone(),
             None if dims == 4 => Pattern::TABLE_IV.to_vec(),
             None => Pattern::TABLE_II.to_vec(),
         };
@@ -138,7 +133,7 @@ pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
         rtl_gen::output::OutputFolder::check_files([path.as_path()])?;
     }
     let total = args.trials.saturating_mul(cells.len() as u64);
-    let bar = if args.quiet || total < 1_000_000 {
+    let bar = if args.quiet.quiet || total < 1_000_000 {
         ProgressBar::hidden()
     } else {
         let bar = ProgressBar::new(total);
@@ -152,7 +147,10 @@ pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
         bar
     };
     let start = Instant::now();
-    let results = simulate(&cells, args.trials, args.seed, &|n| bar.inc(n));
+    let (results, threads) = args.jobs.install(|| {
+        let results = simulate(&cells, args.trials, args.seed, &|n| bar.inc(n));
+        (results, rayon::current_num_threads())
+    })?;
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
 
@@ -161,7 +159,7 @@ pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
         "{} cells, {total} warp accesses in {seconds:.2} s: {:.3} M warp accesses/s on {} threads",
         cells.len(),
         warps / seconds.max(1e-9) / 1e6,
-        rayon::current_num_threads()
+        threads
     );
     if args.json {
         print!("{}", congestion::json_lines(&results));

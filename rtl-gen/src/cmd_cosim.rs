@@ -16,8 +16,8 @@ Exit status: 0 when every vector passed, 1 when some failed, 2 on an error.")]
 pub struct CosimArgs {
     /// A block folder written by `rtl-gen hash`, `rap` or `d2ma`.
     dir: PathBuf,
-    /// Simulator: verilator or iverilog.
-    #[arg(long, default_value = "verilator")]
+    /// Simulator.
+    #[arg(long, default_value = "verilator", value_parser = clap::builder::PossibleValuesParser::new(testbenches::simulator::SIMULATOR_NAMES))]
     simulator: String,
     /// Print the report as JSON.
     #[arg(long)]

@@ -1,7 +1,7 @@
 //! `rtl-gen cuda`: CUDA/C headers with the software form of a bank hash or a RAW/RAS/RAP layout.
 
 use crate::cmd_hash::ConfigFlags;
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use models::rap::{Permutation, ShiftLayout};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -16,7 +16,7 @@ use std::process::ExitCode;
 Examples:
   rtl-gen cuda hash --kind bitvector-xor --addr-bits 14 --banks 32 --k1 2 --k2 8 --mask 7
   rtl-gen cuda hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out hash.h
-  rtl-gen cuda layout --layout rap --w 32 --seed 1 --name rap32 --out gpu/rap32.h
+  rtl-gen cuda layout --layout rap --w 32 --rap-seed 1 --name rap32 --out gpu/rap32.h
   rtl-gen cuda layout --layout ras --w 4 --shifts 2,0,2,1
   rtl-gen cuda swizzle --layout tma:128B --elem-bytes 2 --tile 64x64 --name sw128")]
 pub struct CudaArgs {
@@ -49,20 +49,33 @@ struct HashHeaderArgs {
     out: Option<PathBuf>,
 }
 
+/// The layouts `rtl-gen cuda layout` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Layout {
+    /// Row-major, no shift.
+    Raw,
+    /// Independent random shifts.
+    Ras,
+    /// The shifts are a permutation.
+    Rap,
+    /// A permutation whose half-warps also see distinct bank pairs: conflict-free columns for
+    /// 8-byte words too.
+    RapWide,
+}
+
 /// Arguments of `rtl-gen cuda layout`.
 #[derive(Args)]
 struct LayoutHeaderArgs {
-    /// raw, ras (independent shifts), rap (the shifts are a permutation) or rap-wide (a
-    /// permutation whose half-warps also see distinct bank pairs: conflict-free columns for
-    /// 8-byte words too).
-    #[arg(long, default_value = "rap")]
-    layout: String,
+    /// The layout.
+    #[arg(long, value_enum, default_value_t = Layout::Rap)]
+    layout: Layout,
     /// Matrix width: rows, columns and banks (2 to 4096).
     #[arg(long, default_value_t = 32)]
     w: u32,
-    /// Seed of the random shifts (a ChaCha8 generator; rap: the permutation `rtl-gen congestion` and the models draw from it).
-    #[arg(long, default_value_t = 1, conflicts_with = "shifts")]
-    seed: u64,
+    /// Seed of the random shifts (a ChaCha8 generator; rap: the permutation `rtl-gen congestion`
+    /// and the models draw from it). `--seed` is its old spelling.
+    #[arg(long, alias = "seed", default_value_t = 1, conflicts_with = "shifts")]
+    rap_seed: u64,
     /// The shifts themselves, row 0 first (a permutation for rap).
     #[arg(long, value_delimiter = ',')]
     shifts: Option<Vec<u64>>,
@@ -115,24 +128,27 @@ impl LayoutHeaderArgs {
                 .join(","),
             message,
         };
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        match self.layout.as_str() {
-            "raw" => Ok(ShiftLayout::raw(self.w)),
-            "rap" => match &self.shifts {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.rap_seed);
+        match self.layout {
+            Layout::Raw => Ok(ShiftLayout::raw(self.w)),
+            Layout::Rap => match &self.shifts {
                 Some(s) => Permutation::new(self.w, s)
                     .map(|p| ShiftLayout::rap(&p))
                     .map_err(|e| bad_shifts(e.to_string())),
-                None => Ok(ShiftLayout::rap(&Permutation::from_seed(self.w, self.seed))),
+                None => Ok(ShiftLayout::rap(&Permutation::from_seed(
+                    self.w,
+                    self.rap_seed,
+                ))),
             },
-            "rap-wide" if self.w.is_multiple_of(2) && self.shifts.is_none() => Ok(
+            Layout::RapWide if self.w.is_multiple_of(2) && self.shifts.is_none() => Ok(
                 ShiftLayout::rap(&Permutation::random_wide(self.w, &mut rng)),
             ),
-            "rap-wide" => Err(Error::BadFlag {
+            Layout::RapWide => Err(Error::BadFlag {
                 flag: "--layout",
-                value: self.layout.clone(),
-                message: "rap-wide needs an even --w and draws its shifts from --seed".into(),
+                value: "rap-wide".into(),
+                message: "rap-wide needs an even --w and draws its shifts from --rap-seed".into(),
             }),
-            "ras" => match &self.shifts {
+            Layout::Ras => match &self.shifts {
                 Some(s)
                     if s.len() == self.w as usize && s.iter().all(|&v| v < u64::from(self.w)) =>
                 {
@@ -145,11 +161,6 @@ impl LayoutHeaderArgs {
                 ))),
                 None => Ok(ShiftLayout::ras_random(self.w, &mut rng)),
             },
-            other => Err(Error::BadFlag {
-                flag: "--layout",
-                value: other.into(),
-                message: "raw, ras, rap or rap-wide".into(),
-            }),
         }
     }
 }
@@ -185,10 +196,13 @@ pub fn run(args: CudaArgs, command: &str) -> Result<ExitCode, Error> {
         }
         What::Layout(a) => {
             let layout = a.layout()?;
-            let name = a
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("{}_w{}", a.layout.replace('-', "_"), layout.w()));
+            let name = a.name.clone().unwrap_or_else(|| {
+                let name = a
+                    .layout
+                    .to_possible_value()
+                    .map_or_else(String::new, |v| v.get_name().replace('-', "_"));
+                format!("{name}_w{}", layout.w())
+            });
             check_name(&name)?;
             emit(
                 &cuda::layout_header(&layout, &name, command),

@@ -30,7 +30,7 @@ Examples:
   rtl-gen d2ma engine --global-bits 40 --out out/      # 40-bit global addresses: d2ma_engine_c8_b4_g40")]
 pub struct D2maArgs {
     /// The unit to generate.
-    #[arg(value_enum)]
+    #[arg(value_enum, value_name = "UNIT")]
     block: Unit,
     /// Resident CTAs per shader, one controller each (1 to 32; the paper has 8).
     #[arg(long, default_value_t = 8)]
@@ -51,12 +51,13 @@ pub struct D2maArgs {
     /// Output folder; the block goes to <out>/<module name>/.
     #[arg(long, default_value = "out")]
     out: PathBuf,
-    /// Seed of the random vectors.
+    /// Seed of the random test vectors.
     #[arg(long, default_value_t = D2maPlan::default().seed)]
     seed: u64,
-    /// Random cycles, loads or transfers after the directed ones.
-    #[arg(long, default_value_t = D2maPlan::default().random)]
-    random: usize,
+    /// Random test vectors after the directed ones: cycles (controller, engine), guard sets
+    /// (raw-check) or transfers (agen).
+    #[arg(long, alias = "random", default_value_t = D2maPlan::default().random)]
+    vectors: usize,
     /// Print the manifest as JSON instead of a summary.
     #[arg(long)]
     json: bool,
@@ -141,8 +142,8 @@ fn parse_transfer(spec: &str) -> Result<BufferEntry, Error> {
 pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
     limits::check(
-        "--random",
-        args.random as u64,
+        "--vectors",
+        args.vectors as u64,
         limits::MAX_D2MA_RANDOM,
         "vectors held in memory",
     )?;
@@ -163,7 +164,7 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
     }
     let plan = D2maPlan {
         seed: args.seed,
-        random: args.random,
+        random: args.vectors,
         transfers,
     };
     crate::write_block(&design, &plan, command, &args.out, args.json)?;

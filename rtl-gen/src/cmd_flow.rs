@@ -22,8 +22,8 @@ pub struct FlowArgs {
     /// Output folder for the blocks.
     #[arg(long, default_value = "out/flow")]
     out: PathBuf,
-    /// Simulator: verilator or iverilog.
-    #[arg(long, default_value = "verilator")]
+    /// Simulator.
+    #[arg(long, default_value = "verilator", value_parser = clap::builder::PossibleValuesParser::new(testbenches::simulator::SIMULATOR_NAMES))]
     simulator: String,
     /// A liberty file (plain or gzipped); without it, Yosys' generic gates.
     #[arg(long)]
@@ -33,6 +33,8 @@ pub struct FlowArgs {
     json: bool,
     #[command(flatten)]
     output: crate::output_args::OutputArgs,
+    #[command(flatten)]
+    quiet: crate::cli::QuietArg,
 }
 
 /// Runs `rtl-gen flow`.
@@ -47,7 +49,9 @@ pub fn run(args: FlowArgs, command: &str) -> Result<ExitCode, Error> {
         command,
         |name| {
             done += 1;
-            eprintln!("[{done}/{total}] {name}: generate, co-simulate, synthesize");
+            if !args.quiet.quiet {
+                eprintln!("[{done}/{total}] {name}: generate, co-simulate, synthesize");
+            }
         },
     )?;
     if args.json {

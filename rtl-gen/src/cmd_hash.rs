@@ -41,10 +41,10 @@ pub struct HashArgs {
     /// Output folder; the block goes to <out>/<module name>/.
     #[arg(long, default_value = "out")]
     out: PathBuf,
-    /// Seed of the random test vectors and configurations.
+    /// Seed of the random test vectors (addresses and configurations).
     #[arg(long, default_value_t = VectorPlan::default().seed)]
     seed: u64,
-    /// Random test vectors when not exhaustive.
+    /// Test vector budget: random ones when not exhaustive.
     #[arg(long, default_value_t = VectorPlan::default().vectors)]
     vectors: usize,
     /// Random configurations a configurable hasher is tested over.
@@ -60,9 +60,9 @@ pub struct HashArgs {
 /// The flags that name a hash configuration, shared by `rtl-gen hash` and `rtl-gen cuda hash`.
 #[derive(Args)]
 pub struct ConfigFlags {
-    /// Hash family: modulo, bitvector-perm, bitvector-xor, bitwise-perm, bitwise-xor, xor-matrix.
-    #[arg(long, required_unless_present = "config")]
-    kind: Option<String>,
+    /// Hash family.
+    #[arg(long, required_unless_present = "config", value_parser = crate::cli::named::<HashKind>(HashKind::ALL.map(HashKind::name)))]
+    kind: Option<HashKind>,
     /// Word-address bits n (1 to 64).
     #[arg(long, required_unless_present = "config")]
     addr_bits: Option<u32>,
@@ -115,17 +115,28 @@ impl ConfigFlags {
             let mut value: serde_json::Value = serde_json::from_str(&text).map_err(config_error)?;
             // A block's manifest carries the configuration object under "configuration".
             if value.get("generator").is_some() {
+                match value.get("family").and_then(serde_json::Value::as_str) {
+                    Some("hash") | None => {}
+                    Some(family) => {
+                        return Err(Error::ConfigFile {
+                            path: path.clone(),
+                            message: format!(
+                                "the manifest of a {family} block: --config takes a hash \
+                                 configuration object or a hash block's manifest"
+                            ),
+                        })
+                    }
+                }
                 if let Some(configuration) = value.get_mut("configuration") {
                     value = configuration.take();
                 }
             }
             return serde_json::from_value(value).map_err(config_error);
         }
-        let (Some(kind), Some(addr_bits), Some(banks)) = (&self.kind, self.addr_bits, self.banks)
+        let (Some(kind), Some(addr_bits), Some(banks)) = (self.kind, self.addr_bits, self.banks)
         else {
             unreachable!("clap requires --kind, --addr-bits and --banks without --config")
         };
-        let kind: HashKind = kind.parse()?;
         let mut object = HashConfigObject::new(kind, addr_bits, banks);
         object.k = self.k;
         object.k1 = self.k1;

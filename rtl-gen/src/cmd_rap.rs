@@ -5,7 +5,7 @@ use models::config::parse_u64;
 use models::rap::{LayoutKind, Permutation};
 use rtl_gen::limits;
 use rtl_gen::rap::vectors::VectorPlan;
-use rtl_gen::rap::RapDesign;
+use rtl_gen::rap::{RapDesign, Storage};
 use rtl_gen::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,26 +21,31 @@ multiplication by the constant w.
 --wide draws (or, with --perm, checks) a RAP permutation whose halves each hold every residue
 mod w/2 once: columns of 8-byte words (two 4-byte banks each) are then conflict-free as well
 (docs/GPU.md). --dims 4 builds the 3P converter of section VII for a w^4 array: inputs i_i, j_i,
-k_i, l_i, bank (l + r[i] + s[j] + t[k]) mod w, three permutations drawn from --seed. --packed
-loads the register file a 32-bit word at a time in the paper's Fig. 7 format (w = 32: six 5-bit
-shifts a word, six words a table), the words `rtl-gen cuda layout` emits.
+k_i, l_i, bank (l + r[i] + s[j] + t[k]) mod w, three permutations drawn from --rap-seed.
+--storage packed loads the register file a 32-bit word at a time in the paper's Fig. 7 format
+(w = 32: six 5-bit shifts a word, six words a table), the words `rtl-gen cuda layout` emits.
+
+--rap-seed draws the tables; --seed draws the test vectors, as in every command (before this
+release --seed drew the tables and --vector-seed the vectors; --vector-seed, --loadable and
+--packed are still accepted).
 
 Examples:
-  rtl-gen rap --w 32 --seed 7 --out out/
+  rtl-gen rap --w 32 --rap-seed 7 --out out/
   rtl-gen rap --perm 2,0,3,1
-  rtl-gen rap --w 32 --loadable --pipeline --out out/
-  rtl-gen rap --w 32 --loadable --packed --out out/
-  rtl-gen rap --w 32 --wide --seed 1 --out out/
-  rtl-gen rap --w 16 --dims 4 --seed 3 --out out/
-  rtl-gen rap --w 24 --ras --seed 3
+  rtl-gen rap --w 32 --storage loadable --pipeline --out out/
+  rtl-gen rap --w 32 --storage packed --out out/
+  rtl-gen rap --w 32 --wide --rap-seed 1 --out out/
+  rtl-gen rap --w 16 --dims 4 --rap-seed 3 --out out/
+  rtl-gen rap --w 24 --ras --rap-seed 3
   rtl-gen cosim out/rap_w32")]
 pub struct RapArgs {
     /// Matrix width = bank count, 2 to 1024 [default: the length of --perm, else 32].
     #[arg(long)]
     w: Option<u32>,
-    /// Seed of the permutation (RAP) or of the shifts (RAS) [default: 1].
+    /// Seed of the tables: the permutation (RAP), the shifts (RAS) or the three permutations
+    /// (3P) [default: 1].
     #[arg(long, conflicts_with_all = ["perm", "shifts"])]
-    seed: Option<u64>,
+    rap_seed: Option<u64>,
     /// The permutation r_0,...,r_{w-1} itself; refused unless a permutation of 0..w-1.
     #[arg(long, value_delimiter = ',', conflicts_with = "ras")]
     perm: Option<Vec<String>>,
@@ -50,18 +55,23 @@ pub struct RapArgs {
     /// RAP conflict-free for 8-byte words too: drawn so, or --perm checked (even w only).
     #[arg(long, conflicts_with = "ras")]
     wide: bool,
-    /// 2: a w x w matrix; 4: a w^4 array under 3P (tables r, s, t drawn from --seed).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=4))]
+    /// 2: a w x w matrix; 4: a w^4 array under 3P (tables r, s, t drawn from --rap-seed).
+    #[arg(long, default_value = "2", value_parser = crate::cli::named::<u32>(["2", "4"]))]
     dims: u32,
     /// With --ras: the shifts themselves (each 0 to w-1, repeats allowed).
     #[arg(long, value_delimiter = ',', requires = "ras")]
     shifts: Option<Vec<String>>,
-    /// Hold the shifts in a register file written through perm_we_i, perm_idx_i, perm_val_i
-    /// (adds clk_i and rst_ni); it resets to the seeded or given table.
-    #[arg(long)]
+    /// Where the shifts are held: baked into logic; or a register file (adds clk_i and
+    /// rst_ni, reset to the seeded or given table) written through perm_we_i, perm_idx_i,
+    /// perm_val_i an entry at a time (loadable) or a packed 32-bit word at a time (packed,
+    /// Fig. 7) [default: baked].
+    #[arg(long, value_enum, conflicts_with_all = ["loadable", "packed"])]
+    storage: Option<Storage>,
+    /// The old spelling of --storage loadable.
+    #[arg(long, hide = true)]
     loadable: bool,
-    /// With --loadable: write the register file a packed 32-bit word at a time (Fig. 7).
-    #[arg(long)]
+    /// The old spelling of --storage packed (with or without --loadable).
+    #[arg(long, hide = true)]
     packed: bool,
     /// Register addr_o and bank_o (adds clk_i and rst_ni; one cycle of latency).
     #[arg(long)]
@@ -70,8 +80,8 @@ pub struct RapArgs {
     #[arg(long, default_value = "out")]
     out: PathBuf,
     /// Seed of the random test vectors.
-    #[arg(long, default_value_t = VectorPlan::default().seed)]
-    vector_seed: u64,
+    #[arg(long, alias = "vector-seed", default_value_t = VectorPlan::default().seed)]
+    seed: u64,
     /// Test vector budget (a baked converter with w^dims elements at most this is checked
     /// exhaustively).
     #[arg(long, default_value_t = VectorPlan::default().vectors)]
@@ -112,40 +122,43 @@ fn list_w(flag: &'static str, list: &[String], w: Option<u32>) -> Result<u32, Er
 }
 
 impl RapArgs {
+    /// `--storage`, or what the old `--loadable` and `--packed` flags said.
+    fn storage(&self) -> Storage {
+        self.storage.unwrap_or(match (self.loadable, self.packed) {
+            (_, true) => Storage::Packed,
+            (true, false) => Storage::Loadable,
+            (false, false) => Storage::Baked,
+        })
+    }
+
     fn design(&self) -> Result<RapDesign, Error> {
-        let design = self.tables()?;
-        if self.packed {
+        let design = self.tables(self.storage() != Storage::Baked)?;
+        if self.storage() == Storage::Packed {
             design.with_packed()
         } else {
             Ok(design)
         }
     }
 
-    fn tables(&self) -> Result<RapDesign, Error> {
+    fn tables(&self, loadable: bool) -> Result<RapDesign, Error> {
         match self.dims {
             2 => {}
             4 if self.ras || self.wide || self.perm.is_some() => {
                 return Err(bad(
                     "--dims",
                     "4".into(),
-                    "the 3P converter draws its three permutations from --seed: --ras, --wide and --perm are for --dims 2",
+                    "the 3P converter draws its three permutations from --rap-seed: --ras, --wide and --perm are for --dims 2",
                 ))
             }
             4 => {
                 return RapDesign::three_p_from_seed(
                     self.w.unwrap_or(32),
-                    self.seed.unwrap_or(1),
-                    self.loadable,
+                    self.rap_seed.unwrap_or(1),
+                    loadable,
                     self.pipeline,
                 )
             }
-            d => {
-                return Err(bad(
-                    "--dims",
-                    d.to_string(),
-                    "2 (a w x w matrix) or 4 (a w^4 array, 3P)",
-                ))
-            }
+            d => unreachable!("clap takes --dims 2 or 4, not {d}"),
         }
         if let Some(list) = &self.perm {
             let w = list_w("--perm", list, self.w)?;
@@ -153,9 +166,9 @@ impl RapArgs {
             let perm = Permutation::new(w, &values)
                 .map_err(|e| bad("--perm", list.join(","), e.to_string()))?;
             return if self.wide {
-                RapDesign::rap_wide(&perm, self.loadable, self.pipeline)
+                RapDesign::rap_wide(&perm, loadable, self.pipeline)
             } else {
-                RapDesign::rap(&perm, self.loadable, self.pipeline)
+                RapDesign::rap(&perm, loadable, self.pipeline)
             };
         }
         if let Some(list) = &self.shifts {
@@ -173,7 +186,7 @@ impl RapArgs {
             }
             return RapDesign::ras(
                 values.into_iter().map(|v| v as u32).collect(),
-                self.loadable,
+                loadable,
                 self.pipeline,
             );
         }
@@ -185,9 +198,9 @@ impl RapArgs {
         RapDesign::drawn(
             kind,
             self.w.unwrap_or(32),
-            self.seed.unwrap_or(1),
+            self.rap_seed.unwrap_or(1),
             self.wide,
-            self.loadable,
+            loadable,
             self.pipeline,
         )
     }
@@ -204,7 +217,7 @@ pub fn run(args: RapArgs, command: &str) -> Result<ExitCode, Error> {
     )?;
     let design = args.design()?;
     let plan = VectorPlan {
-        seed: args.vector_seed,
+        seed: args.seed,
         vectors: args.vectors.max(1),
     };
     crate::write_block(&design, &plan, command, &args.out, args.json)?;

@@ -1,6 +1,7 @@
 //! `rtl-gen search`: from a kernel's trace of warp accesses to the best configuration of each
 //! hash family.
 
+use crate::cli::{named_or_all, OrAll};
 use clap::Args;
 use models::search::{plan, search, Heuristic, Report, Trace};
 use models::{Geometry, HashKind};
@@ -40,11 +41,11 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 32)]
     warp_size: usize,
     /// Hash family to configure, or `all`.
-    #[arg(long, default_value = "all")]
-    kind: String,
-    /// exhaustive, fixed, givargis, mih, gf2, or `all`.
-    #[arg(long, default_value = "all")]
-    heuristic: String,
+    #[arg(long, default_value = "all", value_parser = named_or_all::<HashKind>(HashKind::ALL.map(HashKind::name)))]
+    kind: OrAll<HashKind>,
+    /// Heuristic to run, or `all`.
+    #[arg(long, default_value = "all", value_parser = named_or_all::<Heuristic>(Heuristic::ALL.map(Heuristic::name)))]
+    heuristic: OrAll<Heuristic>,
     /// Output folder for the configuration files, `best.json` and the heat map (with several
     /// traces, one subfolder per trace, named after its file).
     #[arg(long, default_value = "out/search")]
@@ -123,14 +124,7 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     if args.warp_size == 0 {
         return Err(bad("--warp-size", "0", "at least one thread"));
     }
-    let kind = match args.kind.as_str() {
-        "all" => None,
-        k => Some(k.parse::<HashKind>()?),
-    };
-    let heuristic = match args.heuristic.as_str() {
-        "all" => None,
-        h => Some(h.parse::<Heuristic>()?),
-    };
+    let (kind, heuristic) = (args.kind.one(), args.heuristic.one());
     let plan = plan(kind, heuristic)?;
     let traces: Vec<(String, Trace)> = args
         .trace

@@ -1,5 +1,6 @@
 //! `rtl-gen sweep`: generate and synthesize many configurations in parallel.
 
+use crate::cli::{named_or_all, JobsArg, OrAll, QuietArg};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use models::HashKind;
@@ -47,8 +48,8 @@ point failed.")]
 pub struct TargetSweepArgs {
     /// Configurable kinds: `all` (the paper's four: bitvector-perm, bitvector-xor,
     /// bitwise-perm, bitwise-xor), or a comma-separated list of them and xor-matrix.
-    #[arg(long, default_value = "all", value_delimiter = ',')]
-    kinds: Vec<String>,
+    #[arg(long, default_value = "all", value_delimiter = ',', value_parser = named_or_all::<HashKind>(HashKind::ALL.map(HashKind::name)))]
+    kinds: Vec<OrAll<HashKind>>,
     /// Delay targets in ps (positive numbers).
     #[arg(
         long,
@@ -69,9 +70,10 @@ pub struct TargetSweepArgs {
     /// Output folder.
     #[arg(long, default_value = "out/targets")]
     out: PathBuf,
-    /// Points synthesized at once (default: one per core).
-    #[arg(long)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    jobs: JobsArg,
+    #[command(flatten)]
+    quiet: QuietArg,
 }
 
 /// Arguments of `rtl-gen sweep structures`.
@@ -100,9 +102,10 @@ pub struct StructureArgs {
     /// Output folder.
     #[arg(long, default_value = "out/structures")]
     out: PathBuf,
-    /// Alternatives run at once (default: one per core).
-    #[arg(long)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    jobs: JobsArg,
+    #[command(flatten)]
+    quiet: QuietArg,
 }
 
 /// Arguments of `rtl-gen sweep hash`.
@@ -123,10 +126,9 @@ Examples:
 Exit status: 0 when every point succeeded, 1 when some failed, 2 on an error or when every
 point failed.")]
 pub struct HashSweepArgs {
-    /// Kinds: `all`, or a comma-separated list (modulo, bitvector-perm, bitvector-xor,
-    /// bitwise-perm, bitwise-xor, xor-matrix).
-    #[arg(long, default_value = "all", value_delimiter = ',')]
-    kinds: Vec<String>,
+    /// Kinds: `all`, or a comma-separated list.
+    #[arg(long, default_value = "all", value_delimiter = ',', value_parser = named_or_all::<HashKind>(HashKind::ALL.map(HashKind::name)))]
+    kinds: Vec<OrAll<HashKind>>,
     /// Bank counts (powers of two).
     #[arg(long, value_delimiter = ',', default_value = "4,8,16,32,64,128,256")]
     banks: Vec<u64>,
@@ -145,23 +147,10 @@ pub struct HashSweepArgs {
     /// Output folder.
     #[arg(long, default_value = "out/sweep")]
     out: PathBuf,
-    /// Points synthesized at once (default: one per core).
-    #[arg(long)]
-    jobs: Option<usize>,
-}
-
-fn kinds(list: &[String]) -> Result<Vec<HashKind>, Error> {
-    if list.len() == 1 && list[0] == "all" {
-        return Ok(HashKind::ALL.to_vec());
-    }
-    let mut out: Vec<HashKind> = Vec::new();
-    for k in list {
-        let kind: HashKind = k.trim().parse()?;
-        if !out.contains(&kind) {
-            out.push(kind);
-        }
-    }
-    Ok(out)
+    #[command(flatten)]
+    jobs: JobsArg,
+    #[command(flatten)]
+    quiet: QuietArg,
 }
 
 /// Runs `rtl-gen sweep`.
@@ -204,16 +193,15 @@ fn targets(list: &[String]) -> Result<Vec<f64>, Error> {
 
 fn run_targets(args: TargetSweepArgs, command: &str) -> Result<ExitCode, Error> {
     use rtl_gen::hash::target_sweep::{self, TargetPlan, TargetPoint};
-    let kinds = if args.kinds.len() == 1 && args.kinds[0] == "all" {
-        vec![
+    let kinds = OrAll::expand(
+        &args.kinds,
+        &[
             HashKind::BitvectorPerm,
             HashKind::BitvectorXor,
             HashKind::BitwisePerm,
             HashKind::BitwiseXor,
-        ]
-    } else {
-        kinds(&args.kinds)?
-    };
+        ],
+    );
     if let Some(k) = kinds.iter().find(|k| **k == HashKind::Modulo) {
         return Err(Error::NothingToConfigure(*k));
     }
@@ -234,7 +222,11 @@ fn run_targets(args: TargetSweepArgs, command: &str) -> Result<ExitCode, Error> 
             .iter()
             .map(PathBuf::as_path),
     )?;
-    let bar = ProgressBar::new(plan.points().len() as u64);
+    let bar = if args.quiet.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(plan.points().len() as u64)
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} points, {elapsed} ({eta} left) {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -250,7 +242,7 @@ fn run_targets(args: TargetSweepArgs, command: &str) -> Result<ExitCode, Error> 
         }
         bar.inc(1);
     };
-    let results = target_sweep::run(&plan, command, args.jobs.unwrap_or(0), &done)?;
+    let results = target_sweep::run(&plan, command, args.jobs.threads(), &done)?;
     bar.finish_and_clear();
     let written = target_sweep::write_outputs(&results, &plan.out)?;
     print!("{}", target_sweep::to_csv(&results));
@@ -279,13 +271,16 @@ fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error>
             .iter()
             .map(PathBuf::as_path),
     )?;
+    let quiet = args.quiet.quiet;
     let done = |a: &rtl_gen::hash::structures::Alternative| {
         let status = match (&a.error, a.cosim) {
             (Some(e), _) => format!("FAILED: {e}"),
             (None, Some((p, f))) => format!("lint clean, cosim {p} passed, {f} failed"),
             (None, None) => "lint clean".into(),
         };
-        eprintln!("{} {}: {status}", a.kind, a.label);
+        if !quiet || a.error.is_some() {
+            eprintln!("{} {}: {status}", a.kind, a.label);
+        }
     };
     let results = rtl_gen::hash::structures::run(
         args.addr_bits,
@@ -293,7 +288,7 @@ fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error>
         &args.liberty,
         &args.out,
         args.cosim,
-        args.jobs.unwrap_or(0),
+        args.jobs.threads(),
         command,
         &done,
     )?;
@@ -323,7 +318,7 @@ fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
         models::Geometry::new(args.addr_bits, banks)?;
     }
     let plan = SweepPlan {
-        kinds: kinds(&args.kinds)?,
+        kinds: OrAll::expand(&args.kinds, &HashKind::ALL),
         banks: args.banks,
         addr_bits: args.addr_bits,
         configurable: args.configurable,
@@ -335,14 +330,19 @@ fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
     rtl_gen::output::OutputFolder::check_files(
         sweep::output_files(&plan).iter().map(PathBuf::as_path),
     )?;
-    let jobs = args.jobs.unwrap_or(0);
+    let jobs = args.jobs.threads();
     let total = plan.points().len() as u64;
-    let bar = ProgressBar::new(total);
+    let bar = if args.quiet.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} points, {elapsed} ({eta} left) {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    // A hidden bar (stderr not a terminal) drops its println: say it on stderr then.
+    // A hidden bar (stderr not a terminal, or --quiet) drops its println: say it on stderr
+    // then (failures and skips are not progress).
     let say = |line: String| {
         if bar.is_hidden() {
             eprintln!("{line}");

@@ -1,5 +1,6 @@
 //! The `rtl-gen` command line.
 
+mod cli;
 mod cli_error;
 mod cmd_congestion;
 mod cmd_cosim;
@@ -27,7 +28,7 @@ Examples:
   rtl-gen cosim out/hash_bvxor_n14_b32
   rtl-gen hash --kind bitwise-xor --addr-bits 14 --banks 32 --configurable --pipeline
   rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out out/
-  rtl-gen cuda layout --layout rap --w 32 --seed 1 --out rap_w32.h
+  rtl-gen cuda layout --layout rap --w 32 --rap-seed 1 --out rap_w32.h
   rtl-gen swizzle best --elem-bytes 2 --tile 64x64 --access rows,cols --out out/best")]
 struct Cli {
     #[command(subcommand)]

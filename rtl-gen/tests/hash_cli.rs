@@ -168,7 +168,7 @@ const BAD: &[(&[&str], &str)] = &[
     ),
     (
         &["--kind", "bitvector", "--addr-bits", "14", "--banks", "32"],
-        "kind = bitvector",
+        "invalid value 'bitvector' for '--kind <KIND>' [possible values: modulo, bitvector-perm",
     ),
     (
         &[

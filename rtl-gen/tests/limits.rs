@@ -56,7 +56,7 @@ fn cases() -> Vec<(Vec<&'static str>, &'static str, u64, Vec<&'static str>)> {
         ),
         (
             vec!["d2ma", "agen"],
-            "--random",
+            "--vectors",
             MAX_D2MA_RANDOM,
             vec!["--out", "o"],
         ),

@@ -55,29 +55,41 @@ fn bad_permutations_are_refused_naming_the_culprit() {
         &["rap", "--w", "7", "--wide"],
         "w = 7 is out of range: allowed an even number",
     );
-    refused(&["rap", "--packed"], "--loadable");
+    refused(
+        &["rap", "--storage", "packed", "--loadable"],
+        "'--storage <STORAGE>' cannot be used with '--loadable'",
+    );
     refused(
         &["rap", "--dims", "4", "--perm", "1,0"],
-        "--dims 4: the 3P converter draws its three permutations from --seed",
+        "--dims 4: the 3P converter draws its three permutations from --rap-seed",
     );
-    refused(&["rap", "--dims", "3"], "--dims 3: 2 (a w x w matrix) or 4");
+    refused(
+        &["rap", "--dims", "3"],
+        "invalid value '3' for '--dims <DIMS>' [possible values: 2, 4]",
+    );
     refused(
         &["rap", "--dims", "4", "--w", "2048"],
         "w = 2048 is out of range",
     );
-    refused(&["congestion", "--scheme", "xyz"], "unknown scheme `xyz`");
+    refused(
+        &["congestion", "--scheme", "xyz"],
+        "invalid value 'xyz' for '--scheme <SCHEME>' [possible values: raw, ras, rap, 1p",
+    );
     refused(
         &["congestion", "--dims", "4", "--pattern", "diagonal"],
         "pattern = diagonal",
     );
-    refused(&["congestion", "--dims", "3"], "dims = 3 is out of range");
+    refused(
+        &["congestion", "--dims", "3"],
+        "invalid value '3' for '--dims <DIMS>'",
+    );
 }
 
 #[test]
 fn rap_writes_a_block_and_congestion_prints_records() {
     let tmp = tempfile::tempdir().unwrap();
     let out = rtl_gen(
-        &["rap", "--w", "8", "--seed", "7", "--out", "out"],
+        &["rap", "--w", "8", "--rap-seed", "7", "--out", "out"],
         tmp.path(),
     );
     assert!(
@@ -101,7 +113,7 @@ fn rap_writes_a_block_and_congestion_prints_records() {
     assert_eq!(manifest["configuration"]["seed"], 7);
     let first = std::fs::read(dir.join("rap_w8.v")).unwrap();
     let again = rtl_gen(
-        &["rap", "--w", "8", "--seed", "7", "--out", "out"],
+        &["rap", "--w", "8", "--rap-seed", "7", "--out", "out"],
         tmp.path(),
     );
     assert!(again.status.success());

@@ -70,6 +70,18 @@ impl Pattern {
         }
     }
 
+    /// Every name [`Pattern::parse`] takes.
+    pub const NAMES: [&'static str; 8] = [
+        "contiguous",
+        "stride",
+        "stride1",
+        "stride2",
+        "stride3",
+        "diagonal",
+        "random",
+        "malicious",
+    ];
+
     /// Parses a name (`stride` is `stride1`).
     pub fn parse(s: &str) -> Result<Pattern, String> {
         let key = s.trim().to_ascii_lowercase();
@@ -83,8 +95,8 @@ impl Pattern {
             "malicious" => Pattern::Malicious,
             _ => {
                 return Err(format!(
-                    "unknown pattern `{s}`: expected contiguous, stride, stride1, stride2, \
-                     stride3, diagonal, random or malicious"
+                    "unknown pattern `{s}`: expected one of {}",
+                    Pattern::NAMES.join(", ")
                 ))
             }
         })
@@ -108,5 +120,14 @@ impl Pattern {
 impl fmt::Display for Pattern {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name(4))
+    }
+}
+
+impl std::str::FromStr for Pattern {
+    type Err = String;
+
+    /// [`Pattern::parse`].
+    fn from_str(s: &str) -> Result<Self, String> {
+        Pattern::parse(s)
     }
 }

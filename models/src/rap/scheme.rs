@@ -159,6 +159,17 @@ pub enum Scheme {
 }
 
 impl Scheme {
+    /// Every scheme, matrix schemes first.
+    pub const ALL: [Scheme; 8] = [
+        Scheme::Raw,
+        Scheme::Ras,
+        Scheme::Rap,
+        Scheme::OneP,
+        Scheme::R1p,
+        Scheme::ThreeP,
+        Scheme::W2p,
+        Scheme::OnePW2r,
+    ];
     /// The columns of the paper's Table II.
     pub const TABLE_II: [Scheme; 3] = [Scheme::Raw, Scheme::Ras, Scheme::Rap];
     /// The columns of the paper's Table IV.
@@ -267,16 +278,7 @@ impl FromStr for Scheme {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        let all = [
-            Scheme::Raw,
-            Scheme::Ras,
-            Scheme::Rap,
-            Scheme::OneP,
-            Scheme::R1p,
-            Scheme::ThreeP,
-            Scheme::W2p,
-            Scheme::OnePW2r,
-        ];
+        let all = Scheme::ALL;
         let key = s.trim().to_ascii_lowercase().replace(['^', '²'], "2");
         let key = key.replace("w22", "w2");
         all.into_iter().find(|x| x.name() == key).ok_or_else(|| {

@@ -249,8 +249,9 @@ fn hash_command(plan: &SweepPlan, object: &HashConfigObject) -> String {
     c
 }
 
-/// The worker threads of a sweep: `jobs` of them (0: one per core); `--jobs` names the flag.
-pub(crate) fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, Error> {
+/// The worker threads of a sweep (and of any command's `--jobs`): `jobs` of them (0: one per
+/// core); `--jobs` names the flag.
+pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, Error> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()

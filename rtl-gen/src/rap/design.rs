@@ -230,9 +230,10 @@ impl RapDesign {
     pub fn with_packed(mut self) -> Result<Self, Error> {
         if !self.loadable {
             return Err(Error::BadFlag {
-                flag: "--packed",
-                value: "without --loadable".into(),
-                message: "packs the register file of a --loadable converter; a baked table is a ROM either way".into(),
+                flag: "--storage",
+                value: "packed of a baked converter".into(),
+                message: "packing applies to a register file; a baked table is a ROM either way"
+                    .into(),
             });
         }
         self.packed = true;
@@ -506,7 +507,7 @@ mod tests {
             .with_packed()
             .unwrap_err()
             .to_string();
-        assert!(err.contains("--loadable"), "{err}");
+        assert!(err.contains("--storage"), "{err}");
         let wide = RapDesign::drawn(LayoutKind::Rap, 32, 7, true, false, false).unwrap();
         assert!(wide.wide() && wide.config().wide);
         let err = RapDesign::drawn(LayoutKind::Rap, 7, 7, true, false, false)

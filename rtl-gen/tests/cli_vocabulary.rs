@@ -1,0 +1,280 @@
+//! One command-line vocabulary across the commands: a bad enum value is refused in one line that
+//! names the flag, the value and the allowed values; `--seed`, `--vectors`, `--jobs` and
+//! `--quiet` mean the same everywhere; the old spellings still work; a manifest of another
+//! family is no hash configuration.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("rtl-gen runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_bad_enum_value_lists_the_allowed_ones_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str, &str); 12] = [
+        (
+            &[
+                "hash",
+                "--kind",
+                "bogus",
+                "--addr-bits",
+                "4",
+                "--banks",
+                "4",
+            ],
+            "'bogus' for '--kind <KIND>'",
+            "modulo, bitvector-perm, bitvector-xor, bitwise-perm, bitwise-xor, xor-matrix",
+        ),
+        (
+            &["rap", "--storage", "rom"],
+            "'rom' for '--storage <STORAGE>'",
+            "baked, loadable, packed",
+        ),
+        (
+            &["d2ma", "dma"],
+            "'dma' for '<UNIT>'",
+            "agen, controller, raw-check, engine",
+        ),
+        (
+            &["congestion", "--scheme", "raw,4p"],
+            "'4p' for '--scheme <SCHEME>'",
+            "raw, ras, rap, 1p, r1p, 3p, w2p, 1pw2r",
+        ),
+        (
+            &["congestion", "--pattern", "zigzag"],
+            "'zigzag' for '--pattern <PATTERN>'",
+            "contiguous, stride, stride1, stride2, stride3, diagonal, random, malicious",
+        ),
+        (
+            &["search", "--trace", "t", "--heuristic", "greedy"],
+            "'greedy' for '--heuristic <HEURISTIC>'",
+            "all, exhaustive, fixed, givargis, mih, gf2",
+        ),
+        (
+            &["search", "--trace", "t", "--kind", "xor"],
+            "'xor' for '--kind <KIND>'",
+            "all, modulo, bitvector-perm",
+        ),
+        (
+            &["sweep", "hash", "--kinds", "modulo,xor"],
+            "'xor' for '--kinds <KINDS>'",
+            "all, modulo, bitvector-perm",
+        ),
+        (
+            &["cosim", "out/x", "--simulator", "vcs"],
+            "'vcs' for '--simulator <SIMULATOR>'",
+            "verilator, iverilog",
+        ),
+        (
+            &["flow", "--simulator", "xcelium"],
+            "'xcelium' for '--simulator <SIMULATOR>'",
+            "verilator, iverilog",
+        ),
+        (
+            &["cuda", "layout", "--layout", "swizzle"],
+            "'swizzle' for '--layout <LAYOUT>'",
+            "raw, ras, rap, rap-wide",
+        ),
+        (
+            &["sweep", "structures", "--jobs", "0"],
+            "'0' for '--jobs <N>'",
+            "1..=1024",
+        ),
+    ];
+    for (args, what, allowed) in cases {
+        let o = rtl_gen(tmp.path(), args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("error: invalid value {what}")) && err.contains(allowed),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(tmp.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
+
+/// A generated file without the header line that records the command.
+fn without_command(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with("// Command:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The manifest of the block in `dir`.
+fn manifest(dir: &Path) -> serde_json::Value {
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap())
+        .unwrap()
+}
+
+#[test]
+fn seed_means_the_vector_seed_and_old_spellings_still_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |out: &str, args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--vectors", "40", "--out", out]);
+        let o = rtl_gen(tmp.path(), &all);
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+    };
+    // RAP: --rap-seed draws the table, --seed the vectors (old spelling --vector-seed).
+    run(
+        "new",
+        &["rap", "--w", "64", "--rap-seed", "3", "--seed", "5"],
+    );
+    run(
+        "old",
+        &["rap", "--w", "64", "--rap-seed", "3", "--vector-seed", "5"],
+    );
+    let (new, old) = (
+        tmp.path().join("new/rap_w64"),
+        tmp.path().join("old/rap_w64"),
+    );
+    assert_eq!(manifest(&new)["configuration"]["seed"], 3);
+    assert_eq!(manifest(&new)["testbench"]["seed"], 5);
+    for file in ["rap_w64.v", "tb/rap_w64.stim.hex", "tb/rap_w64.expect.hex"] {
+        assert_eq!(
+            without_command(&new.join(file)),
+            without_command(&old.join(file)),
+            "{file}"
+        );
+    }
+    // --storage packed and the old --loadable --packed give the same block.
+    run("new", &["rap", "--w", "8", "--storage", "packed"]);
+    run("old", &["rap", "--w", "8", "--loadable", "--packed"]);
+    let (new, old) = (
+        tmp.path().join("new/rap_w8_load_packed"),
+        tmp.path().join("old/rap_w8_load_packed"),
+    );
+    assert_eq!(manifest(&new)["variant"], "packed");
+    assert_eq!(
+        without_command(&new.join("rap_w8_load_packed.v")),
+        without_command(&old.join("rap_w8_load_packed.v"))
+    );
+    // D2MA: --vectors, and the old --random.
+    let d2ma = |out: &str, flag: &str| {
+        let o = rtl_gen(
+            tmp.path(),
+            &[
+                "d2ma",
+                "raw-check",
+                "--ctas",
+                "2",
+                "--buffers",
+                "1",
+                flag,
+                "7",
+                "--seed",
+                "9",
+                "--out",
+                out,
+            ],
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        manifest(&tmp.path().join(out).join("d2ma_raw_check_c2_b1"))["testbench"].clone()
+    };
+    let new = d2ma("new", "--vectors");
+    assert_eq!(new["seed"], 9);
+    assert!(new["coverage"]
+        .as_str()
+        .unwrap()
+        .contains("then 7 random guard sets"));
+    assert_eq!(new, d2ma("old", "--random"));
+    // cuda layout: --rap-seed, and the old --seed.
+    let header = |flag: &str| {
+        let o = rtl_gen(tmp.path(), &["cuda", "layout", "--w", "8", flag, "4"]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(header("--rap-seed"), header("--seed"));
+}
+
+#[test]
+fn jobs_and_quiet_are_one_flag_each_wherever_they_apply() {
+    let tmp = tempfile::tempdir().unwrap();
+    for command in [
+        &["congestion"][..],
+        &["sweep", "hash"],
+        &["sweep", "structures"],
+    ] {
+        let mut args = command.to_vec();
+        args.push("--help");
+        let help = text(&rtl_gen(tmp.path(), &args).stdout);
+        assert!(
+            help.contains("--jobs <N>") && help.contains("-q, --quiet"),
+            "{command:?}: {help}"
+        );
+    }
+    let help = text(&rtl_gen(tmp.path(), &["flow", "--help"]).stdout);
+    assert!(help.contains("-q, --quiet"), "{help}");
+    // The thread count changes nothing but the summary line.
+    let congestion = |jobs: &str| {
+        let o = rtl_gen(
+            tmp.path(),
+            &[
+                "congestion",
+                "--w",
+                "16",
+                "--trials",
+                "2000",
+                "--json",
+                "--quiet",
+                "--jobs",
+                jobs,
+            ],
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(&format!("on {jobs} threads")),
+            "{}",
+            text(&o.stderr)
+        );
+        text(&o.stdout)
+    };
+    assert_eq!(congestion("1"), congestion("2"));
+}
+
+#[test]
+fn hash_config_takes_no_manifest_of_another_family() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = rtl_gen(tmp.path(), &["rap", "--w", "4", "--out", "out"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = rtl_gen(
+        tmp.path(),
+        &[
+            "hash",
+            "--config",
+            "out/rap_w4/rap_w4.json",
+            "--out",
+            "again",
+        ],
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("rap_w4.json") && err.contains("the manifest of a rap block"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("again").exists());
+}
