@@ -41,18 +41,8 @@ pub trait Block {
     /// directed cases).
     type Plan;
 
-    /// The top module's name, also the block folder's name (`hash_bvxor_n14_b32`).
-    fn name(&self) -> String;
-
-    /// The family, named as its command (`hash`, `rap`, `d2ma`).
-    fn family(&self) -> &'static str;
-
-    /// The kind within the family (`bitvector-xor`, `rap`, `engine`).
-    fn kind(&self) -> String;
-
-    /// A free-form label of the variant within the kind (`fixed`, `configurable`, `baked`,
-    /// `loadable-packed`, `8 CTAs x 4 buffers`).
-    fn variant(&self) -> String;
+    /// The block's name, family, kind and variant.
+    fn identity(&self) -> Identity;
 
     /// What the block is, in a few words, for terminals and the manifest
     /// (`fixed bitvector-xor hasher, 14 address bits, 32 banks`).
@@ -89,6 +79,37 @@ pub trait Block {
     /// value per data input and per output of the top module, in port declaration order (clock
     /// and reset excluded).
     fn stimulus(&self, plan: &Self::Plan) -> Stimulus;
+}
+
+/// What names a block: [`Block::identity`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// The top module's name, also the block folder's name (`hash_bvxor_n14_b32`).
+    pub name: String,
+    /// The family, named as its command (`hash`, `rap`, `d2ma`).
+    pub family: &'static str,
+    /// The kind within the family (`bitvector-xor`, `rap`, `engine`).
+    pub kind: String,
+    /// A free-form label of the variant within the kind (`fixed`, `configurable`, `baked`,
+    /// `packed`, `8 CTAs x 4 buffers`).
+    pub variant: String,
+}
+
+impl Identity {
+    /// The identity of block `name` of `family`, `kind` and `variant`.
+    pub fn new(
+        name: String,
+        family: &'static str,
+        kind: impl Into<String>,
+        variant: impl Into<String>,
+    ) -> Self {
+        Self {
+            name,
+            family,
+            kind: kind.into(),
+            variant: variant.into(),
+        }
+    }
 }
 
 /// The fields of one packed port.
@@ -305,10 +326,15 @@ impl Rendered {
 /// `plan` (pure: no files).
 ///
 /// # Panics
-/// If the block breaks its contract: no module, a top module not named [`Block::name`], or a
+/// If the block breaks its contract: no module, a top module not named after the block, or a
 /// timing its top module's clock and reset contradict.
 pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
-    let name = block.name();
+    let Identity {
+        name,
+        family,
+        kind,
+        variant,
+    } = block.identity();
     let modules = block.modules(&Header::new(command));
     let top = modules
         .first()
@@ -327,10 +353,10 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
         format_version: FORMAT_VERSION,
         generator: generator(),
         command: command.to_string(),
-        family: block.family().into(),
+        family: family.into(),
         top: name.clone(),
-        kind: block.kind(),
-        variant: block.variant(),
+        kind,
+        variant,
         summary: block.summary(),
         timing: manifest_timing(&name, timing, &interface),
         parameters: block.parameters(),
@@ -391,17 +417,8 @@ mod tests {
     impl Block for Inverter {
         type Plan = u64;
 
-        fn name(&self) -> String {
-            format!("inv_w{}", self.width)
-        }
-        fn family(&self) -> &'static str {
-            "toy"
-        }
-        fn kind(&self) -> String {
-            "inverter".into()
-        }
-        fn variant(&self) -> String {
-            "plain".into()
+        fn identity(&self) -> Identity {
+            Identity::new(format!("inv_w{}", self.width), "toy", "inverter", "plain")
         }
         fn summary(&self) -> String {
             format!("{}-bit inverter", self.width)
@@ -436,7 +453,7 @@ mod tests {
             }
         }
         fn modules(&self, header: &Header) -> Vec<Module> {
-            let mut m = Module::new(self.name());
+            let mut m = Module::new(self.identity().name);
             m.header = header.of(self);
             if self.pipeline {
                 m.add_clock();
@@ -538,17 +555,8 @@ mod tests {
         struct Liar(Inverter);
         impl Block for Liar {
             type Plan = u64;
-            fn name(&self) -> String {
-                self.0.name()
-            }
-            fn family(&self) -> &'static str {
-                "toy"
-            }
-            fn kind(&self) -> String {
-                self.0.kind()
-            }
-            fn variant(&self) -> String {
-                self.0.variant()
+            fn identity(&self) -> Identity {
+                self.0.identity()
             }
             fn summary(&self) -> String {
                 self.0.summary()

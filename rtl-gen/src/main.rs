@@ -89,7 +89,7 @@ fn write_block<B: rtl_gen::block::Block>(
     out: &std::path::Path,
     json: bool,
 ) -> Result<std::path::PathBuf, rtl_gen::Error> {
-    rtl_gen::output::Staging::check(out, &block.name())?;
+    rtl_gen::output::Staging::check(out, &block.identity().name)?;
     let rendered = rtl_gen::block::render(block, plan, command);
     let dir = rendered.write(out)?;
     let manifest = &rendered.manifest;

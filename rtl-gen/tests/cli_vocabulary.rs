@@ -3,20 +3,10 @@
 //! `--quiet` mean the same everywhere; the old spellings still work; a manifest of another
 //! family is no hash configuration.
 
+mod common;
+
+use common::{rtl_gen, stderr, stdout};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("rtl-gen runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 #[test]
 fn a_bad_enum_value_lists_the_allowed_ones_in_one_line() {
@@ -93,7 +83,7 @@ fn a_bad_enum_value_lists_the_allowed_ones_in_one_line() {
     ];
     for (args, what, allowed) in cases {
         let o = rtl_gen(tmp.path(), args);
-        let err = text(&o.stderr);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(
@@ -131,7 +121,7 @@ fn seed_means_the_vector_seed_and_old_spellings_still_work() {
         let mut all = args.to_vec();
         all.extend(["--vectors", "40", "--out", out]);
         let o = rtl_gen(tmp.path(), &all);
-        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     };
     // RAP: --rap-seed draws the table, --seed the vectors (old spelling --vector-seed).
     run(
@@ -186,7 +176,7 @@ fn seed_means_the_vector_seed_and_old_spellings_still_work() {
                 out,
             ],
         );
-        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(o.status.success(), "{}", stderr(&o));
         manifest(&tmp.path().join(out).join("d2ma_raw_check_c2_b1"))["testbench"].clone()
     };
     let new = d2ma("new", "--vectors");
@@ -199,12 +189,8 @@ fn seed_means_the_vector_seed_and_old_spellings_still_work() {
     // cuda layout: --rap-seed, and the old --seed.
     let header = |flag: &str| {
         let o = rtl_gen(tmp.path(), &["cuda", "layout", "--w", "8", flag, "4"]);
-        assert!(o.status.success(), "{}", text(&o.stderr));
-        text(&o.stdout)
-            .lines()
-            .skip(1)
-            .collect::<Vec<_>>()
-            .join("\n")
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o).lines().skip(1).collect::<Vec<_>>().join("\n")
     };
     assert_eq!(header("--rap-seed"), header("--seed"));
 }
@@ -219,13 +205,13 @@ fn jobs_and_quiet_are_one_flag_each_wherever_they_apply() {
     ] {
         let mut args = command.to_vec();
         args.push("--help");
-        let help = text(&rtl_gen(tmp.path(), &args).stdout);
+        let help = stdout(&rtl_gen(tmp.path(), &args));
         assert!(
             help.contains("--jobs <N>") && help.contains("-q, --quiet"),
             "{command:?}: {help}"
         );
     }
-    let help = text(&rtl_gen(tmp.path(), &["flow", "--help"]).stdout);
+    let help = stdout(&rtl_gen(tmp.path(), &["flow", "--help"]));
     assert!(help.contains("-q, --quiet"), "{help}");
     // The thread count changes nothing but the summary line.
     let congestion = |jobs: &str| {
@@ -243,13 +229,13 @@ fn jobs_and_quiet_are_one_flag_each_wherever_they_apply() {
                 jobs,
             ],
         );
-        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(o.status.success(), "{}", stderr(&o));
         assert!(
-            text(&o.stderr).contains(&format!("on {jobs} threads")),
+            stderr(&o).contains(&format!("on {jobs} threads")),
             "{}",
-            text(&o.stderr)
+            stderr(&o)
         );
-        text(&o.stdout)
+        stdout(&o)
     };
     assert_eq!(congestion("1"), congestion("2"));
 }
@@ -258,7 +244,7 @@ fn jobs_and_quiet_are_one_flag_each_wherever_they_apply() {
 fn hash_config_takes_no_manifest_of_another_family() {
     let tmp = tempfile::tempdir().unwrap();
     let o = rtl_gen(tmp.path(), &["rap", "--w", "4", "--out", "out"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let o = rtl_gen(
         tmp.path(),
         &[
@@ -269,7 +255,7 @@ fn hash_config_takes_no_manifest_of_another_family() {
             "again",
         ],
     );
-    let err = text(&o.stderr);
+    let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(

@@ -1,24 +1,10 @@
 //! The `rtl-gen` command line: the quick start, bad input (one line, exit status 2, nothing
 //! written), determinism and feeding a manifest's configuration back.
 
+mod common;
+
+use common::{rtl_gen, stderr, stdout};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("rtl-gen runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Every file under `dir` with its contents, sorted by path.
 fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {

@@ -1,20 +1,10 @@
 //! `rtl-gen search` and `rtl-gen kernels`: bad traces (one line naming the line, exit status
 //! 2), the files a search writes, and its configurations fed to `rtl-gen hash --config`.
 
+mod common;
+
+use common::{rtl_gen, stderr};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("rtl-gen runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// The paper's section 3.2.4 Fast Walsh warp (stride 8) and a stride-64 warp.
 const TRACE: &str = "# two accesses\nld.fwt 0 1 2 3 4 5 6 7 32 33 34 35 36 37 38 39 64 65 66 67 68 69 70 71 96 97 98 99 100 101 102 103\nld.s64: 0 64 128 192 256 320 384 448\n";

@@ -354,8 +354,11 @@ fn report(w: &mut CodeWriter, index: &str, input: &str, expected: &str, note: &s
     w.line("tb_reports = tb_reports + 1;");
 }
 
-/// Compares `tb_got` with vector `tb_i`'s expected value and counts the verdict.
-fn check_and_count(w: &mut CodeWriter) {
+/// Applies vector `tb_i`, lets the outputs settle 1 ns, compares `tb_got` with its expected
+/// value and counts the verdict.
+fn apply_and_check(w: &mut CodeWriter) {
+    w.line("tb_stim = stimulus_mem[tb_i];");
+    w.line("#1;");
     w.block(
         "if (tb_got !== expected_mem[tb_i]) begin",
         "end else begin",
@@ -385,11 +388,7 @@ fn push_combinational(w: &mut CodeWriter) {
     w.block(
         "for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin",
         "end",
-        |w| {
-            w.line("tb_stim = stimulus_mem[tb_i];");
-            w.line("#1;");
-            check_and_count(w);
-        },
+        apply_and_check,
     );
 }
 
@@ -404,9 +403,7 @@ fn push_clocked(w: &mut CodeWriter) {
         "for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin",
         "end",
         |w| {
-            w.line("tb_stim = stimulus_mem[tb_i];");
-            w.line("#1;");
-            check_and_count(w);
+            apply_and_check(w);
             w.line("#4 tb_clk = 1'b1;");
             w.line("#5 tb_clk = 1'b0;");
         },

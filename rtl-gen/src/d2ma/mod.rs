@@ -19,7 +19,7 @@ pub mod engine;
 pub mod raw_check;
 pub mod vectors;
 
-use crate::block::{Block, Header, PortFields, Stimulus};
+use crate::block::{Block, Header, Identity, PortFields, Stimulus};
 use crate::manifest::ManifestField;
 use crate::rtl::ir::bits_for;
 use crate::rtl::Module;
@@ -217,20 +217,13 @@ impl D2maDesign {
 impl Block for D2maDesign {
     type Plan = D2maPlan;
 
-    fn name(&self) -> String {
-        D2maDesign::name(self)
-    }
-
-    fn family(&self) -> &'static str {
-        "d2ma"
-    }
-
-    fn kind(&self) -> String {
-        self.block.name().into()
-    }
-
-    fn variant(&self) -> String {
-        self.sizes().join(", ")
+    fn identity(&self) -> Identity {
+        Identity::new(
+            self.name(),
+            "d2ma",
+            self.block.name(),
+            self.sizes().join(", "),
+        )
     }
 
     fn summary(&self) -> String {

@@ -19,7 +19,7 @@ pub mod sweep;
 pub mod target_sweep;
 pub mod vectors;
 
-use crate::block::{Block, Header, PortFields, Stimulus};
+use crate::block::{Block, Header, Identity, PortFields, Stimulus};
 use crate::manifest::ManifestField;
 use crate::rtl::Module;
 use crate::Error;
@@ -144,20 +144,8 @@ impl HashDesign {
 impl Block for HashDesign {
     type Plan = VectorPlan;
 
-    fn name(&self) -> String {
-        HashDesign::name(self)
-    }
-
-    fn family(&self) -> &'static str {
-        "hash"
-    }
-
-    fn kind(&self) -> String {
-        self.kind.name().into()
-    }
-
-    fn variant(&self) -> String {
-        self.variant_name().into()
+    fn identity(&self) -> Identity {
+        Identity::new(self.name(), "hash", self.kind.name(), self.variant_name())
     }
 
     fn summary(&self) -> String {

@@ -18,7 +18,7 @@ pub mod design;
 pub mod logic;
 pub mod vectors;
 
-use crate::block::{Block, Header, Stimulus};
+use crate::block::{Block, Header, Identity, Stimulus};
 use crate::rtl::Module;
 pub use design::{ConverterMap, RapConfig, RapDesign, Storage, MAX_W};
 use std::collections::BTreeMap;
@@ -28,20 +28,8 @@ use vectors::VectorPlan;
 impl Block for RapDesign {
     type Plan = VectorPlan;
 
-    fn name(&self) -> String {
-        RapDesign::name(self)
-    }
-
-    fn family(&self) -> &'static str {
-        "rap"
-    }
-
-    fn kind(&self) -> String {
-        self.kind_name().into()
-    }
-
-    fn variant(&self) -> String {
-        self.storage().name().into()
+    fn identity(&self) -> Identity {
+        Identity::new(self.name(), "rap", self.kind_name(), self.storage().name())
     }
 
     fn summary(&self) -> String {

@@ -1,5 +1,5 @@
-//! Shared helpers of the integration tests: the matrix of hash designs they cover, and the lint
-//! checks every generated block passes.
+//! Shared helpers of the integration tests: the matrix of hash designs they cover, the lint
+//! checks every generated block passes, and running the `rtl-gen` binary.
 #![allow(dead_code)]
 
 use models::{HashConfig, HashConfigObject, HashKind};
@@ -7,6 +7,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rtl_gen::hash::HashDesign;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// The shapes every kind is exercised at: the paper's Fermi case (n = 14, 32 banks), n = m,
 /// m = 1, n = 64, the smallest (n = 1) and a wide one (n = 64, 65536 banks).
@@ -71,15 +72,20 @@ pub fn assert_lint_clean(rtl: &[PathBuf], tb: &Path, top: &str) {
 }
 
 /// Runs the `rtl-gen` binary in `dir` with `args` and returns what it did.
-pub fn rtl_gen<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+pub fn rtl_gen<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
         .args(args)
         .current_dir(dir)
         .output()
         .expect("rtl-gen runs")
 }
 
+/// What a run printed on stdout.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// What a run printed on stderr.
-pub fn stderr(o: &std::process::Output) -> String {
+pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
