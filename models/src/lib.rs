@@ -1,4 +1,4 @@
-//! Golden models of GPU shared-memory bank mapping.
+//! Golden models of GPU shared memory: bank mapping, congestion, layouts and the D²MA engine.
 //!
 //! Pure Rust, no RTL and no I/O: the generators in `rtl-gen` turn these specifications into
 //! Verilog, and the testbenches check that Verilog against the functions defined here.

@@ -82,11 +82,9 @@ pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     println!(
-        "{}: {} {}, {}, {}; {}",
+        "{}: {} ({}); {}",
         result.top,
-        result.family,
-        result.kind,
-        result.variant,
+        result.summary,
         result.timing.describe(),
         parameters.join(" "),
     );

@@ -19,8 +19,9 @@ mod output_args;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// Generates synthesizable Verilog for GPU shared-memory bank hashers, co-simulates it against
-/// golden Rust models under Verilator or Icarus Verilog, and measures it with Yosys.
+/// Generates synthesizable Verilog for GPU shared-memory hardware (bank hashers, the RAP address
+/// converter, the D2MA engine), co-simulates it against golden Rust models under Verilator or
+/// Icarus Verilog, and measures it with Yosys.
 #[derive(Parser)]
 #[command(name = "rtl-gen", version, about, long_about = None, after_help = "\
 Examples:

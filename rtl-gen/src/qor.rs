@@ -81,6 +81,8 @@ pub struct BlockSynth {
     pub kind: String,
     /// The block's variant label, as in its manifest (`configurable`).
     pub variant: String,
+    /// What the block is, as in its manifest.
+    pub summary: String,
     /// The block's timing, clock and reset, as in its manifest.
     pub timing: ManifestTiming,
     /// The block's derived parameters, as in its manifest.
@@ -203,6 +205,7 @@ pub fn synthesize_block_for(
         family: manifest.family,
         kind: manifest.kind,
         variant: manifest.variant,
+        summary: manifest.summary,
         timing: manifest.timing,
         parameters: manifest.parameters,
         report,

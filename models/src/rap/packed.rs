@@ -4,7 +4,7 @@
 //! shifts a word: `r_{6q+s}` in bits `5s..5s+4` of word `q`, the top two bits unused. In general
 //! a `w`-row table takes `bits = ceil(log2 w)` bits a shift and `per = floor(32 / bits)` shifts a
 //! word, `ceil(w / per)` words. The CUDA header (`rtl-gen cuda layout`) holds its shifts so, and
-//! the packed register file of `rtl-gen rap --loadable --packed` is loaded a word at a time in
+//! the packed register file of `rtl-gen rap --storage packed` is loaded a word at a time in
 //! this format, so a program can write the same words to both.
 
 /// Bits a packed word holds.

@@ -170,7 +170,7 @@ impl Permutation {
         Ok(())
     }
 
-    /// The permutation `--seed seed` names: [`Permutation::random`] from a ChaCha8 generator
+    /// The permutation `--rap-seed seed` names: [`Permutation::random`] from a ChaCha8 generator
     /// seeded with `seed`.
     pub fn from_seed(w: u32, seed: u64) -> Self {
         Self::random(w, &mut ChaCha8Rng::seed_from_u64(seed))

@@ -150,11 +150,16 @@ impl Block for HashDesign {
 
     fn summary(&self) -> String {
         format!(
-            "{} {} hasher, {} address bits, {} banks",
+            "{} {} hasher, {} address bits, {} banks{}",
             self.variant_name(),
             self.kind,
             self.geometry.addr_bits(),
-            self.geometry.banks()
+            self.geometry.banks(),
+            if self.pipeline {
+                ", registered output"
+            } else {
+                ""
+            }
         )
     }
 
