@@ -15,9 +15,9 @@ pub const MAX_VECTORS: u64 = 2_000_000;
 /// one vector, so the testbench holds at most `--vectors + --configs` vectors.
 pub const MAX_CONFIGS: u64 = 100_000;
 
-/// Random transfers, loads or cycles of a D²MA testbench (`d2ma --vectors`, formerly `--random`). The AGEN's random
-/// transfers are the costliest: 20 000 gave 581 385 vectors, 523 MB and 6.3 s, so 50 000 is
-/// about 1.5 M vectors, 1.3 GB and 16 s.
+/// Random transfers, loads or cycles of a D²MA testbench (`d2ma --vectors`, formerly
+/// `--random`). The AGEN's random transfers are the costliest: 20 000 gave 581 385 vectors,
+/// 523 MB and 6.3 s, so 50 000 is about 1.5 M vectors, 1.3 GB and 16 s.
 pub const MAX_D2MA_RANDOM: u64 = 50_000;
 
 /// Trials of one congestion cell (`congestion --trials`).
