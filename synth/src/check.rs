@@ -19,45 +19,24 @@ pub const CHECK_COMMANDS: &str = "hierarchy -check -top {{TOP}}; proc; check -as
 /// [`Error::Input`] for a file that cannot be read, [`Error::YosysMissing`] without Yosys.
 pub fn check(files: &[PathBuf], top: &str) -> Result<(), Error> {
     crate::runner::check_top(top)?;
-    if files.is_empty() {
-        return Err(Error::InvalidRequest("no Verilog files given".into()));
-    }
-    let files = files
-        .iter()
-        .map(|f| {
-            std::fs::canonicalize(f).map_err(|source| Error::Input {
-                path: f.clone(),
-                source,
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let yosys = tool::find_yosys()?;
+    let files = canonical(files)?;
     let commands = format!(
         "{}; {}",
         script::read_lines(&files).replace('\n', "; "),
         CHECK_COMMANDS.replace("{{TOP}}", top)
     );
-    let out = yosys
-        .command()
-        .args(["-q", "-p", &commands])
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| Error::YosysMissing {
-            detail: format!("{} does not run: {e}", yosys.program.display()),
-        })?;
-    if out.status.success() {
+    let run = run_commands(&["-q"], &commands)?;
+    if run.success {
         return Ok(());
     }
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    let error = crate::parse::parse_yosys_error(&text)
-        .unwrap_or_else(|| format!("Yosys exited with {}", out.status));
-    let warnings: Vec<&str> = text
+    let warnings: Vec<&str> = run
+        .log
         .lines()
         .map(str::trim)
         .filter(|l| l.starts_with("Warning:"))
         .take(5)
         .collect();
+    let error = run.error();
     Err(Error::CheckFailed {
         top: top.to_string(),
         message: if warnings.is_empty() {
@@ -65,5 +44,60 @@ pub fn check(files: &[PathBuf], top: &str) -> Result<(), Error> {
         } else {
             format!("{error} [{}]", warnings.join("; "))
         },
+    })
+}
+
+/// `files` as absolute paths: [`Error::InvalidRequest`] when there are none, [`Error::Input`]
+/// for one that cannot be read.
+pub(crate) fn canonical(files: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    if files.is_empty() {
+        return Err(Error::InvalidRequest("no Verilog files given".into()));
+    }
+    files
+        .iter()
+        .map(|f| {
+            std::fs::canonicalize(f).map_err(|source| Error::Input {
+                path: f.clone(),
+                source,
+            })
+        })
+        .collect()
+}
+
+/// What one Yosys run of a command string left: whether it succeeded, and its output.
+pub(crate) struct YosysRun {
+    /// Yosys exited with status 0.
+    pub success: bool,
+    /// Its standard output and error, in that order.
+    pub log: String,
+    status: std::process::ExitStatus,
+}
+
+impl YosysRun {
+    /// Yosys' `ERROR:` line, or the exit status when it printed none.
+    pub fn error(&self) -> String {
+        crate::parse::parse_yosys_error(&self.log)
+            .unwrap_or_else(|| format!("Yosys exited with {}", self.status))
+    }
+}
+
+/// Runs `yosys <flags> -p <commands>` with no input; [`Error::YosysMissing`] when Yosys cannot
+/// be found or started.
+pub(crate) fn run_commands(flags: &[&str], commands: &str) -> Result<YosysRun, Error> {
+    let yosys = tool::find_yosys()?;
+    let out = yosys
+        .command()
+        .args(flags)
+        .args(["-p", commands])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| Error::YosysMissing {
+            detail: format!("{} does not run: {e}", yosys.program.display()),
+        })?;
+    Ok(YosysRun {
+        success: out.status.success(),
+        log: String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr),
+        status: out.status,
     })
 }

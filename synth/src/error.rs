@@ -67,6 +67,15 @@ pub enum Error {
         message: String,
     },
 
+    /// [`crate::prove_equivalent`] could not prove two versions of a design equivalent.
+    #[error("`{top}` is not proved equivalent to its previous version: {message}")]
+    NotEquivalent {
+        /// The top module compared.
+        top: String,
+        /// Why: the counterexample, the unproven signals, or Yosys' error.
+        message: String,
+    },
+
     /// Liberty mode left generic Yosys cells that the library has no cell for, so an
     /// area would silently leave them out.
     #[error(

@@ -24,12 +24,14 @@
 //! address-to-bank delay is reported apart from its configuration-to-bank delay.
 //!
 //! [`check`] is the acceptance check of every emitted file (`hierarchy -check; proc;
-//! check -assert`). Yosys is found through `$YOSYS` or `PATH` by
+//! check -assert`); [`prove_equivalent`] proves two versions of a design the same circuit
+//! (the guard of every emitter refactor). Yosys is found through `$YOSYS` or `PATH` by
 //! `hdl_util::ExternalTool`, the workspace's one tool finder. [`render_table`]
 //! prints reports for a terminal. Paths with spaces work for Yosys commands but not for ABC's own
 //! `read_lib`/`source`, so keep liberty files and work folders free of spaces.
 
 mod check;
+mod equiv;
 mod error;
 mod lib_syntax;
 mod liberty;
@@ -43,6 +45,7 @@ mod table;
 mod tool;
 
 pub use check::{check, CHECK_COMMANDS};
+pub use equiv::{prove_equivalent, EquivMethod};
 pub use error::Error;
 pub use liberty::check_liberty;
 pub use report::{CriticalPath, Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};

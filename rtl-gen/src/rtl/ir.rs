@@ -529,6 +529,16 @@ impl Module {
         }
     }
 
+    /// The module's name (also its file's name).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether the module has a clock and reset.
+    pub fn is_clocked(&self) -> bool {
+        self.clocked
+    }
+
     fn check_name(&self, name: &str) {
         let fresh = !self.ports.iter().any(|p| p.signal.name == name)
             && !self.wires.iter().any(|w| w.name == name)
