@@ -41,8 +41,7 @@ fn global_base(m: &mut Module, entry: &Signal, bits: u32) -> Expr {
 
 /// Builds the AGEN of `design` (only its segment size and global address bits matter).
 pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
-    let mut m = Module::new(design.name());
-    m.header = header;
+    let mut m = Module::new(design.name()).with_header(header);
     m.add_clock();
     let seg = u64::from(design.segment_bytes);
     let seg_lg = design.segment_bytes.trailing_zeros();

@@ -27,13 +27,6 @@ pub fn entry_field(entry: &Signal, name: &str) -> Expr {
     entry.slice(f.lsb + f.width - 1, f.lsb)
 }
 
-/// The first value of `arms` whose condition holds, else `default` (a mux chain).
-pub fn select(arms: Vec<(Expr, Expr)>, default: Expr) -> Expr {
-    arms.into_iter()
-        .rev()
-        .fold(default, |acc, (cond, value)| Expr::mux(cond, value, acc))
-}
-
 /// Builds, inside `m`, the span unit: the guard end `min(shared + span, 0x10000)` of the entry
 /// held in `entry` (see `models::d2ma::raw::Guard`), as a 17-bit wire named `<prefix>_end`.
 pub fn span_end(m: &mut Module, prefix: &str, entry: &Signal) -> Signal {
@@ -98,8 +91,7 @@ pub fn span_end(m: &mut Module, prefix: &str, entry: &Signal) -> Signal {
 
 /// Builds the controller array of `design`.
 pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
-    let mut m = Module::new(design.name());
-    m.header = header;
+    let mut m = Module::new(design.name()).with_header(header);
     m.add_clock();
     let (cb, bb, e) = (design.cta_bits(), design.buf_bits(), design.entries());
     let cfg_valid = m.input("cfg_valid_i", 1, "A configuration command.");
@@ -169,7 +161,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     // The addressed entry with the command's part replaced.
     let current = m.wire_of(
         "cfg_current",
-        select(
+        Expr::select(
             (0..e)
                 .map(|i| (at(&cfg_cta, &cfg_buf, i), entries[i as usize].expr()))
                 .collect(),
@@ -191,7 +183,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let part_is = |p: u64| cfg_part.expr().eq(Expr::constant(p, 2));
     let written = m.wire_of(
         "cfg_written",
-        select(
+        Expr::select(
             vec![
                 (part_is(0), replaced(Part::Global)),
                 (part_is(1), replaced(Part::Shape)),
@@ -201,7 +193,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     );
     let onehot = m.wire_of(
         "cfg_onehot",
-        select(
+        Expr::select(
             vec![
                 (part_is(0), Expr::constant(1, 3)),
                 (part_is(1), Expr::constant(2, 3)),
@@ -241,7 +233,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         m.assign(&d, Expr::mux(wr.expr(), written.expr(), q.expr()));
         m.assign(
             &mask_d,
-            select(
+            Expr::select(
                 vec![
                     (dn.expr(), mask_q.expr().and(Expr::constant(6, 3))),
                     (wr.expr(), new_mask.expr()),
@@ -252,7 +244,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         let full = new_mask.expr().eq(Expr::constant(7, 3));
         m.assign(
             &busy_d,
-            select(
+            Expr::select(
                 vec![
                     (dn.expr(), Expr::constant(0, 1)),
                     (wr.expr().and(full), Expr::constant(1, 1)),
@@ -262,7 +254,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         );
         m.assign(
             &started_d,
-            select(
+            Expr::select(
                 vec![
                     (dn.expr(), Expr::constant(0, 1)),
                     (ig, Expr::constant(1, 1)),
@@ -279,7 +271,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     }
     m.assign(
         &rd_entry,
-        select(
+        Expr::select(
             (0..e)
                 .map(|i| (at(&rd_cta, &rd_buf, i), entries[i as usize].expr()))
                 .collect(),

@@ -38,8 +38,7 @@ pub fn build(
     let agen_m = agen::build(&agen_d, sub_header(&agen_d));
     let ctrl_m = controller::build(&ctrl_d, sub_header(&ctrl_d));
     let raw_m = raw_check::build(&raw_d, sub_header(&raw_d));
-    let mut m = Module::new(design.name());
-    m.header = header;
+    let mut m = Module::new(design.name()).with_header(header);
     m.add_clock();
     let (cb, bb, e) = (design.cta_bits(), design.buf_bits(), design.entries());
     let seg_lg = design.segment_bytes.trailing_zeros();
@@ -97,9 +96,9 @@ pub fn build(
     let ready = m.wire("ready_all", e);
     let busy = m.wire("busy_all", e);
     let first = |m: &mut Module, name: &str, v: &Signal| -> (Signal, Signal, Signal) {
-        let any = m.wire_of(&format!("{name}_any"), v.expr().ne(Expr::zeros(e)));
+        let any = m.wire_of(&format!("{name}_any"), v.expr().reduce_or());
         let arms = |f: &dyn Fn(u32) -> Expr| {
-            controller::select((0..e).map(|i| (v.bit(i), f(i))).collect(), f(0))
+            Expr::select((0..e).map(|i| (v.bit(i), f(i))).collect(), f(0))
         };
         let cta = m.wire_of(&format!("{name}_cta"), arms(&cta_of));
         let buf = m.wire_of(&format!("{name}_buf"), arms(&buf_of));

@@ -19,8 +19,7 @@ pub const END_BITS: u32 = SHARED_BITS + 1;
 
 /// Builds the RAW check of `design`.
 pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
-    let mut m = Module::new(design.name());
-    m.header = header;
+    let mut m = Module::new(design.name()).with_header(header);
     let e = design.entries();
     let cb = design.cta_bits();
     let load_valid = m.input("load_valid_i", 1, "A shared load is at the issue stage.");

@@ -17,7 +17,6 @@
 //! cares.
 
 use super::{CfgLayout, HashDesign, Variant};
-use crate::rtl::ir::ExprKind;
 use crate::rtl::{Expr, Module, Signal};
 use models::{HashKind, XorMatrix};
 use std::ops::{Not, Shr};
@@ -138,8 +137,7 @@ pub fn build(design: &HashDesign, header: Vec<String>) -> Module {
 pub fn build_with(design: &HashDesign, header: Vec<String>, structure: Structure) -> Module {
     let n = design.geometry.addr_bits();
     let m = design.geometry.bank_bits();
-    let mut module = Module::new(design.name());
-    module.header = header;
+    let mut module = Module::new(design.name()).with_header(header);
     if design.pipeline {
         module.add_clock();
     }
@@ -298,7 +296,7 @@ fn and_or(hot: &Signal, values: &[Expr]) -> Expr {
         values
             .iter()
             .enumerate()
-            .filter(|(_, v)| !matches!(v.kind(), ExprKind::Const(0)))
+            .filter(|(_, v)| !v.is_zero())
             .map(|(k, v)| hot.bit(k as u32).and(v.clone()))
             .collect(),
     )

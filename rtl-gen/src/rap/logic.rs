@@ -22,27 +22,15 @@ use super::RapDesign;
 use crate::rtl::{Expr, Module, Signal};
 use models::rap::packed::packing;
 use std::ops::{Add, Mul, Not, Shl, Sub};
-
-/// A constant of `bits.len()` bits (bit 0 first in `bits`), as 64-bit chunks for wide ones.
-fn wide_constant(bits: &[bool]) -> Expr {
-    let chunks: Vec<Expr> = bits
-        .chunks(64)
-        .rev()
-        .map(|chunk| {
-            let value = chunk
-                .iter()
-                .enumerate()
-                .fold(0u64, |v, (i, &b)| v | (u64::from(b) << i));
-            Expr::constant(value, chunk.len() as u32)
-        })
-        .collect();
-    Expr::concat(chunks)
-}
+use testbenches::Bits;
 
 /// Bit `b` of every entry of `table`, entry 0 in bit 0.
-fn bit_column(table: &[u32], b: u32) -> Expr {
-    let bits: Vec<bool> = table.iter().map(|&s| s >> b & 1 == 1).collect();
-    wide_constant(&bits)
+fn bit_column(table: &[u32], b: u32) -> Bits {
+    let mut bits = Bits::zero(table.len());
+    for (entry, &shift) in table.iter().enumerate() {
+        bits.set_bit(entry, shift >> b & 1 == 1);
+    }
+    bits
 }
 
 /// The write port of a loadable converter.
@@ -157,7 +145,8 @@ impl WritePort {
                         column.expr().and(sel.expr().not()),
                     ),
                 };
-                let q = module.register_wide(&format!("{prefix}bit{b}_q"), d, bit_column(reset, b));
+                let q =
+                    module.register_reset_to(&format!("{prefix}bit{b}_q"), d, bit_column(reset, b));
                 module.assign(&column, q.expr());
                 column
             })
@@ -198,8 +187,7 @@ pub fn build(design: &RapDesign, header: Vec<String>) -> Module {
     let w = design.w();
     let m = design.index_bits();
     let a = design.addr_bits();
-    let mut module = Module::new(design.name());
-    module.header = header;
+    let mut module = Module::new(design.name()).with_header(header);
     if design.clocked() {
         module.add_clock();
     }
@@ -234,7 +222,9 @@ pub fn build(design: &RapDesign, header: Vec<String>) -> Module {
         let columns: Vec<Signal> = match &port {
             Some(port) => port.table(&mut module, design, n, &prefix, table),
             None => (0..m)
-                .map(|b| module.wire_of(&format!("{prefix}bit{b}"), bit_column(table, b)))
+                .map(|b| {
+                    module.wire_of(&format!("{prefix}bit{b}"), Expr::bits(bit_column(table, b)))
+                })
                 .collect(),
         };
         let bits = columns

@@ -1,33 +1,34 @@
-//! Modules, ports, wires, registers and width-checked expressions.
+//! Signals and width-checked expressions, folded as they are built.
 //!
-//! Width rules (checked when an expression is built; a violation is a generator bug and panics):
+//! Width rules (checked when an expression is built; a violation is a generator bug and panics;
+//! each operator's doc comment repeats its own rule):
 //! - bitwise `and`/`or`/`xor` take two operands of the same width and keep it;
-//! - `not` keeps the width; `reduce_xor` gives 1 bit; `ne` compares equal widths and gives 1 bit;
+//! - `not` keeps the width; the reductions `reduce_xor`/`reduce_or`/`reduce_and` give 1 bit;
+//! - `eq`/`ne` and the unsigned comparisons `lt`/`ge` compare equal widths and give 1 bit;
 //! - `shr` and `shl` keep the width of the shifted operand (bits shifted past either end are
 //!   lost), the amount may have any width;
-//! - a constant has an explicit width and must fit in it; a concatenation's width is the sum;
-//! - a part-select or a variable bit-select applies only to a named signal, never to an
-//!   expression (Verilog-2005 has no part-select of an expression);
 //! - arithmetic `add`/`sub`/`mul` take two operands of the same width and keep it: the result is
 //!   taken modulo `2^width` (widen the operands with [`Expr::zext`] to keep a carry);
-//! - the unsigned comparisons `eq`/`lt`/`ge` compare equal widths and give 1 bit;
-//! - `mux(sel, a, b)` takes a 1-bit select and two arms of the same width, and keeps it.
+//! - a constant has an explicit width (any width) and must fit in it; a concatenation's width is
+//!   the sum of its parts';
+//! - a part-select or a variable bit-select applies only to a named signal, never to an
+//!   expression (Verilog-2005 has no part-select of an expression); a memory read applies only
+//!   to a memory and has its word width;
+//! - `mux(sel, a, b)` takes a 1-bit select and two arms of the same width, and keeps it; a
+//!   priority select ([`Expr::select`]) takes 1-bit conditions and values of the default's width.
 //!
 //! Because every operator of an expression tree has operands of equal width, and every target
 //! has the width of its value, Verilog's context-determined expression width equals the width
 //! the representation computed: no operator is ever evaluated wider or narrower than declared
 //! (an `a + b` never gains the carry bit a wider context would give it).
+//!
+//! Constant folding: the builders never build an operator whose result they already know.
+//! `x & 0` is `0`, `x & 1..1`, `x | 0` and `x ^ 0` are `x`, `mux(1, a, b)` is `a` and
+//! `mux(s, a, a)` is `a`, an operator of constants is a constant, adjacent constants of a
+//! concatenation are one constant, a priority select drops the arms that can never be taken. So
+//! the emitted Verilog has no `1'b0 &` or `| 1'b0` for a reader to fold by hand.
 
-use std::fmt;
-
-/// The direction of a port.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Driven from outside.
-    Input,
-    /// Driven by the module.
-    Output,
-}
+use testbenches::Bits;
 
 /// A named signal with a width: a port, a wire or a register, as expressions refer to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +38,15 @@ pub struct Signal {
 }
 
 impl Signal {
+    /// A signal named `name` of `width` bits (the module declares it; see [`super::Module`]).
+    pub(super) fn new(name: &str, width: u32) -> Self {
+        assert!(width > 0, "zero-width signal {name}");
+        Self {
+            name: name.into(),
+            width,
+        }
+    }
+
     /// The signal's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -52,7 +62,7 @@ impl Signal {
         Expr::new(ExprKind::Ref(self.name.clone()), self.width)
     }
 
-    /// Bits `msb` down to `lsb` (a single bit when equal).
+    /// Bits `msb` down to `lsb` (a single bit when equal); `lsb <= msb < width`.
     pub fn slice(&self, msb: u32, lsb: u32) -> Expr {
         assert!(
             lsb <= msb && msb < self.width,
@@ -60,6 +70,9 @@ impl Signal {
             self.name,
             self.width - 1
         );
+        if lsb == 0 && msb + 1 == self.width {
+            return self.expr();
+        }
         Expr::new(
             ExprKind::Slice {
                 signal: self.name.clone(),
@@ -70,12 +83,13 @@ impl Signal {
         )
     }
 
-    /// Bit `i`.
+    /// Bit `i`, 1 bit wide.
     pub fn bit(&self, i: u32) -> Expr {
         self.slice(i, i)
     }
 
-    /// The bit selected at run time by `index`, whose width must be `index_width(self.width)`.
+    /// The bit selected at run time by `index`, whose width must be `index_width(self.width)`;
+    /// 1 bit wide (a constant index is a constant bit-select).
     pub fn index(&self, index: Expr) -> Expr {
         assert_eq!(
             index.width,
@@ -84,6 +98,11 @@ impl Signal {
             self.name,
             index_width(self.width)
         );
+        if let Some(i) = index.as_u64() {
+            if i < u64::from(self.width) {
+                return self.bit(i as u32);
+            }
+        }
         Expr::new(
             ExprKind::Index {
                 signal: self.name.clone(),
@@ -115,18 +134,22 @@ pub enum UnaryOp {
     Not,
     /// Reduction XOR `^`, 1 bit.
     ReduceXor,
+    /// Reduction OR `|`, 1 bit: whether any bit is set.
+    ReduceOr,
+    /// Reduction AND `&`, 1 bit: whether every bit is set.
+    ReduceAnd,
 }
 
 /// Binary operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BinaryOp {
-    /// Bitwise `&`.
+    /// Bitwise `&`, equal widths.
     And,
-    /// Bitwise `|`.
+    /// Bitwise `|`, equal widths.
     Or,
-    /// Bitwise `^`.
+    /// Bitwise `^`, equal widths.
     Xor,
-    /// Inequality `!=`, 1 bit.
+    /// Inequality `!=` of equal widths, 1 bit.
     Ne,
     /// Logical right shift `>>`, width of the left operand.
     Shr,
@@ -138,12 +161,22 @@ pub enum BinaryOp {
     Sub,
     /// Multiplication `*` modulo `2^width`, equal widths.
     Mul,
-    /// Equality `==`, 1 bit.
+    /// Equality `==` of equal widths, 1 bit.
     Eq,
-    /// Unsigned less-than `<`, 1 bit.
+    /// Unsigned less-than `<` of equal widths, 1 bit.
     Lt,
-    /// Unsigned greater-or-equal `>=`, 1 bit.
+    /// Unsigned greater-or-equal `>=` of equal widths, 1 bit.
     Ge,
+}
+
+impl BinaryOp {
+    /// Whether `(a op b) op c` equals `a op (b op c)`, so a chain prints without parentheses.
+    pub fn is_associative(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::And | BinaryOp::Or | BinaryOp::Xor | BinaryOp::Add | BinaryOp::Mul
+        )
+    }
 }
 
 /// The shape of an expression (see [`Expr`]).
@@ -167,8 +200,15 @@ pub enum ExprKind {
         /// The bit index.
         index: Box<Expr>,
     },
-    /// A sized constant.
-    Const(u64),
+    /// The word of a memory at a run-time address (an asynchronous read port).
+    Read {
+        /// The memory.
+        memory: String,
+        /// The word address.
+        address: Box<Expr>,
+    },
+    /// A sized constant of any width.
+    Const(Bits),
     /// A concatenation, most significant part first.
     Concat(Vec<Expr>),
     /// A unary operation.
@@ -184,6 +224,14 @@ pub enum ExprKind {
         /// The value when `sel` is 0.
         otherwise: Box<Expr>,
     },
+    /// A priority select: the value of the first arm whose 1-bit condition holds, else the
+    /// default (`c0 ? v0 : c1 ? v1 : default`).
+    Select {
+        /// `(condition, value)` pairs, the first holding condition wins; at least one.
+        arms: Vec<(Expr, Expr)>,
+        /// The value when no condition holds.
+        default: Box<Expr>,
+    },
 }
 
 /// An expression and its width.
@@ -193,29 +241,127 @@ pub struct Expr {
     width: u32,
 }
 
+/// The bits of `a` and `b` (equal widths) combined bit by bit by `f`.
+fn bitwise(a: &Bits, b: &Bits, f: impl Fn(bool, bool) -> bool) -> Bits {
+    let mut out = Bits::zero(a.width());
+    for i in 0..a.width() {
+        out.set_bit(i, f(a.bit(i), b.bit(i)));
+    }
+    out
+}
+
+/// Whether every bit of `bits` is `value`.
+fn all(bits: &Bits, value: bool) -> bool {
+    (0..bits.width()).all(|i| bits.bit(i) == value)
+}
+
+/// A mask of the low `width` bits (`width` <= 64).
+fn mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1 << width) - 1
+    }
+}
+
 impl Expr {
     fn new(kind: ExprKind, width: u32) -> Self {
         assert!(width > 0, "zero-width expression {kind:?}");
         Self { kind, width }
     }
 
-    /// The constant `value` of `width` bits (`width` up to 64).
+    /// The constant `value` of `width` bits (any width; `value` must fit).
     pub fn constant(value: u64, width: u32) -> Self {
         assert!(
-            width <= 64 && (width == 64 || value >> width == 0),
+            width >= 64 || value >> width == 0,
             "{value:#x} does not fit {width} bits"
         );
-        Self::new(ExprKind::Const(value), width)
+        Self::bits(Bits::from_u64(value, width as usize))
     }
 
-    /// `{parts[0], parts[1], ...}`: the first part is the most significant.
+    /// The constant `bits`, of their width.
+    pub fn bits(bits: Bits) -> Self {
+        let width = bits.width() as u32;
+        Self::new(ExprKind::Const(bits), width)
+    }
+
+    /// The `width`-bit constant whose bit `i` is `bits[i]`.
+    pub fn from_bools(bits: &[bool]) -> Self {
+        let mut value = Bits::zero(bits.len());
+        for (i, &b) in bits.iter().enumerate() {
+            value.set_bit(i, b);
+        }
+        Self::bits(value)
+    }
+
+    /// `width` zero bits, one constant of any width.
+    pub fn zeros(width: u32) -> Self {
+        Self::bits(Bits::zero(width as usize))
+    }
+
+    /// `width` one bits.
+    pub fn ones(width: u32) -> Self {
+        !Self::zeros(width)
+    }
+
+    /// The value of a constant expression.
+    pub fn as_constant(&self) -> Option<&Bits> {
+        match &self.kind {
+            ExprKind::Const(bits) => Some(bits),
+            _ => None,
+        }
+    }
+
+    /// The value of a constant of up to 64 bits.
+    fn as_u64(&self) -> Option<u64> {
+        self.as_constant()
+            .filter(|b| b.width() <= 64)
+            .map(|b| b.field(0, b.width()))
+    }
+
+    /// Whether the expression is a constant.
+    pub fn is_constant(&self) -> bool {
+        self.as_constant().is_some()
+    }
+
+    /// Whether the expression is the constant 0 (of any width).
+    pub fn is_zero(&self) -> bool {
+        self.is_all(false)
+    }
+
+    /// Whether the expression is the constant with every bit `value`.
+    fn is_all(&self, value: bool) -> bool {
+        self.as_constant().is_some_and(|b| all(b, value))
+    }
+
+    /// `{parts[0], parts[1], ...}`: the first part is the most significant; the width is the
+    /// sum of the parts'. Adjacent constants are merged into one.
     pub fn concat(parts: Vec<Expr>) -> Self {
         assert!(!parts.is_empty(), "empty concatenation");
-        if parts.len() == 1 {
-            return parts.into_iter().next().unwrap_or_else(|| unreachable!());
+        let mut merged: Vec<Expr> = Vec::with_capacity(parts.len());
+        for part in parts {
+            let part = match part.kind {
+                ExprKind::Concat(inner) => inner,
+                _ => vec![part],
+            };
+            for p in part {
+                match (merged.last_mut(), p.as_constant()) {
+                    (Some(last), Some(low)) if last.is_constant() => {
+                        let high = last
+                            .as_constant()
+                            .cloned()
+                            .unwrap_or_else(|| unreachable!());
+                        *last = Expr::bits(Bits::concat(&[high, low.clone()]));
+                    }
+                    _ => merged.push(p),
+                }
+            }
         }
-        let width = parts.iter().map(|p| p.width).sum();
-        Self::new(ExprKind::Concat(parts), width)
+        if merged.len() == 1 {
+            return merged.pop().unwrap_or_else(|| unreachable!());
+        }
+        let width = merged.iter().map(|p| p.width).sum();
+        Self::new(ExprKind::Concat(merged), width)
     }
 
     /// The XOR of all `terms` (each 1 bit wide), or the constant 0 when there are none.
@@ -236,6 +382,72 @@ impl Expr {
         &self.kind
     }
 
+    /// The folded value of `self op rhs` when the operands decide it.
+    fn fold(&self, op: BinaryOp, rhs: &Expr) -> Option<Expr> {
+        let (a, b) = (self.as_constant(), rhs.as_constant());
+        let width = self.width;
+        if let (Some(a), Some(b)) = (a, b) {
+            let f: Option<fn(bool, bool) -> bool> = match op {
+                BinaryOp::And => Some(|x, y| x & y),
+                BinaryOp::Or => Some(|x, y| x | y),
+                BinaryOp::Xor => Some(|x, y| x ^ y),
+                _ => None,
+            };
+            if let Some(f) = f {
+                return Some(Expr::bits(bitwise(a, b, f)));
+            }
+        }
+        match op {
+            BinaryOp::And => {
+                if self.is_all(false) || rhs.is_all(true) {
+                    Some(self.clone())
+                } else if rhs.is_all(false) || self.is_all(true) {
+                    Some(rhs.clone())
+                } else {
+                    None
+                }
+            }
+            BinaryOp::Or => {
+                if self.is_all(true) || rhs.is_all(false) {
+                    Some(self.clone())
+                } else if rhs.is_all(true) || self.is_all(false) {
+                    Some(rhs.clone())
+                } else {
+                    None
+                }
+            }
+            BinaryOp::Xor if rhs.is_all(false) => Some(self.clone()),
+            BinaryOp::Xor if self.is_all(false) => Some(rhs.clone()),
+            BinaryOp::Eq | BinaryOp::Ne => {
+                let (a, b) = (a?, b?);
+                let equal = a == b;
+                Some(Expr::constant(u64::from(equal == (op == BinaryOp::Eq)), 1))
+            }
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Shr | BinaryOp::Shl if rhs.is_all(false) => {
+                Some(self.clone())
+            }
+            BinaryOp::Add if self.is_all(false) => Some(rhs.clone()),
+            BinaryOp::Mul if rhs.is_all(false) => Some(rhs.clone()),
+            BinaryOp::Shr | BinaryOp::Shl | BinaryOp::Mul if self.is_all(false) => {
+                Some(self.clone())
+            }
+            _ => {
+                let (a, b) = (self.as_u64()?, rhs.as_u64()?);
+                let value = match op {
+                    BinaryOp::Add => a.wrapping_add(b),
+                    BinaryOp::Sub => a.wrapping_sub(b),
+                    BinaryOp::Mul => a.wrapping_mul(b),
+                    BinaryOp::Shr => a.checked_shr(u32::try_from(b).ok()?).unwrap_or(0),
+                    BinaryOp::Shl => a.checked_shl(u32::try_from(b).ok()?).unwrap_or(0),
+                    BinaryOp::Lt => return Some(Expr::constant(u64::from(a < b), 1)),
+                    BinaryOp::Ge => return Some(Expr::constant(u64::from(a >= b), 1)),
+                    _ => return None,
+                };
+                Some(Expr::constant(value & mask(width), width))
+            }
+        }
+    }
+
     fn binary(self, op: BinaryOp, rhs: Expr) -> Self {
         let width = match op {
             BinaryOp::Shr | BinaryOp::Shl => self.width,
@@ -253,58 +465,64 @@ impl Expr {
                 self.width
             }
         };
+        if let Some(folded) = self.fold(op, &rhs) {
+            return folded;
+        }
         Self::new(ExprKind::Binary(op, Box::new(self), Box::new(rhs)), width)
     }
 
-    /// Bitwise AND.
+    /// Bitwise AND of two operands of equal width, that width.
     pub fn and(self, rhs: Expr) -> Self {
         self.binary(BinaryOp::And, rhs)
     }
 
-    /// Bitwise OR.
+    /// Bitwise OR of two operands of equal width, that width.
     pub fn or(self, rhs: Expr) -> Self {
         self.binary(BinaryOp::Or, rhs)
     }
 
-    /// Bitwise XOR.
+    /// Bitwise XOR of two operands of equal width, that width.
     pub fn xor(self, rhs: Expr) -> Self {
         self.binary(BinaryOp::Xor, rhs)
     }
 
-    /// 1 when the operands differ.
+    /// 1 bit: 1 when the operands (of equal width) differ.
     pub fn ne(self, rhs: Expr) -> Self {
         self.binary(BinaryOp::Ne, rhs)
     }
 
-    /// Whether the expression is built from constants only.
-    pub fn is_constant(&self) -> bool {
-        match &self.kind {
-            ExprKind::Const(_) => true,
-            ExprKind::Concat(parts) => parts.iter().all(Expr::is_constant),
-            _ => false,
-        }
-    }
-
-    /// 1 when the operands are equal.
+    /// 1 bit: 1 when the operands (of equal width) are equal.
     pub fn eq(self, rhs: Expr) -> Self {
         self.binary(BinaryOp::Eq, rhs)
     }
 
-    /// 1 when `self < rhs` (unsigned).
+    /// 1 bit: 1 when `self < rhs` (unsigned, equal widths).
     pub fn lt(self, rhs: Expr) -> Self {
         self.binary(BinaryOp::Lt, rhs)
     }
 
-    /// 1 when `self >= rhs` (unsigned).
+    /// 1 bit: 1 when `self >= rhs` (unsigned, equal widths).
     pub fn ge(self, rhs: Expr) -> Self {
         self.binary(BinaryOp::Ge, rhs)
     }
 
-    /// `sel ? then : otherwise`: `sel` is 1 bit, the arms have equal widths.
+    /// `sel ? then : otherwise`: `sel` is 1 bit, the arms have equal widths, which the result
+    /// keeps. A constant select picks its arm; equal arms need no select.
     pub fn mux(sel: Expr, then: Expr, otherwise: Expr) -> Self {
         assert_eq!(sel.width, 1, "a mux select must be 1 bit");
         assert_eq!(then.width, otherwise.width, "mux arms of different widths");
+        if then == otherwise {
+            return then;
+        }
+        match sel.as_u64() {
+            Some(1) => return then,
+            Some(_) => return otherwise,
+            None => {}
+        }
         let width = then.width;
+        if width == 1 && then.is_all(true) && otherwise.is_all(false) {
+            return sel;
+        }
         Self::new(
             ExprKind::Mux {
                 sel: Box::new(sel),
@@ -313,6 +531,63 @@ impl Expr {
             },
             width,
         )
+    }
+
+    /// A priority select: the value of the first `(condition, value)` arm whose 1-bit
+    /// condition holds, else `default`; every value has the default's width, which the result
+    /// keeps. Arms after a constant-1 condition and arms with a constant-0 condition are
+    /// dropped, and so are trailing arms whose value is the default; one arm left is a mux.
+    pub fn select(arms: Vec<(Expr, Expr)>, default: Expr) -> Self {
+        let mut kept: Vec<(Expr, Expr)> = Vec::with_capacity(arms.len());
+        let mut default = default;
+        for (condition, value) in arms {
+            assert_eq!(condition.width, 1, "a select condition must be 1 bit");
+            assert_eq!(
+                value.width, default.width,
+                "select values of different widths"
+            );
+            match condition.as_u64() {
+                Some(0) => continue,
+                Some(_) => {
+                    default = value;
+                    break;
+                }
+                None => kept.push((condition, value)),
+            }
+        }
+        while kept.last().is_some_and(|(_, v)| *v == default) {
+            kept.pop();
+        }
+        match kept.len() {
+            0 => default,
+            1 => {
+                let (condition, value) = kept.pop().unwrap_or_else(|| unreachable!());
+                Expr::mux(condition, value, default)
+            }
+            _ => {
+                let width = default.width;
+                Self::new(
+                    ExprKind::Select {
+                        arms: kept,
+                        default: Box::new(default),
+                    },
+                    width,
+                )
+            }
+        }
+    }
+
+    /// `values[k]` for the `k` that `selector` holds, `default` for any other value: a priority
+    /// select over `selector == k` (a case statement without overlapping items).
+    pub fn case(selector: &Expr, values: Vec<(u64, Expr)>, default: Expr) -> Self {
+        let arms = values
+            .into_iter()
+            .map(|(k, v)| {
+                let k = Expr::constant(k, selector.width);
+                (selector.clone().eq(k), v)
+            })
+            .collect();
+        Self::select(arms, default)
     }
 
     /// Zero-extended to `width` bits (`{zeros, self}`; `self` when already that wide).
@@ -328,17 +603,62 @@ impl Expr {
         Expr::concat(vec![Expr::zeros(width - self.width), self])
     }
 
-    /// `width` zero bits, of any width (constants of up to 64 bits, concatenated).
-    pub fn zeros(width: u32) -> Self {
-        assert!(width > 0, "zero-width zeros");
-        let mut parts = vec![Expr::constant(0, (width - 1) % 64 + 1)];
-        parts.extend((0..(width - 1) / 64).map(|_| Expr::constant(0, 64)));
-        Expr::concat(parts)
+    fn unary(self, op: UnaryOp) -> Self {
+        let width = match op {
+            UnaryOp::Not => self.width,
+            UnaryOp::ReduceXor | UnaryOp::ReduceOr | UnaryOp::ReduceAnd => 1,
+        };
+        if let Some(bits) = self.as_constant() {
+            let folded = match op {
+                UnaryOp::Not => {
+                    let mut out = bits.clone();
+                    for i in 0..bits.width() {
+                        out.set_bit(i, !bits.bit(i));
+                    }
+                    out
+                }
+                UnaryOp::ReduceXor => {
+                    let ones = (0..bits.width()).filter(|&i| bits.bit(i)).count();
+                    Bits::from_u64((ones % 2) as u64, 1)
+                }
+                UnaryOp::ReduceOr => Bits::from_u64(u64::from(!all(bits, false)), 1),
+                UnaryOp::ReduceAnd => Bits::from_u64(u64::from(all(bits, true)), 1),
+            };
+            return Expr::bits(folded);
+        }
+        if self.width == 1 && op != UnaryOp::Not {
+            return self;
+        }
+        if let (UnaryOp::Not, ExprKind::Unary(UnaryOp::Not, inner)) = (op, &self.kind) {
+            return (**inner).clone();
+        }
+        Self::new(ExprKind::Unary(op, Box::new(self)), width)
     }
 
-    /// XOR of all bits.
+    /// 1 bit: the XOR of all bits (parity).
     pub fn reduce_xor(self) -> Self {
-        Self::new(ExprKind::Unary(UnaryOp::ReduceXor, Box::new(self)), 1)
+        self.unary(UnaryOp::ReduceXor)
+    }
+
+    /// 1 bit: 1 when any bit is set.
+    pub fn reduce_or(self) -> Self {
+        self.unary(UnaryOp::ReduceOr)
+    }
+
+    /// 1 bit: 1 when every bit is set.
+    pub fn reduce_and(self) -> Self {
+        self.unary(UnaryOp::ReduceAnd)
+    }
+
+    /// A memory word read at `address` (see [`super::module::Memory::read`]).
+    pub(super) fn read(memory: &str, address: Expr, width: u32) -> Self {
+        Self::new(
+            ExprKind::Read {
+                memory: memory.into(),
+                address: Box::new(address),
+            },
+            width,
+        )
     }
 }
 
@@ -391,413 +711,18 @@ impl std::ops::Not for Expr {
     type Output = Expr;
     /// Bitwise complement, same width.
     fn not(self) -> Expr {
-        let w = self.width;
-        Expr::new(ExprKind::Unary(UnaryOp::Not, Box::new(self)), w)
-    }
-}
-
-/// A port of a module.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Port {
-    /// The port as a signal.
-    pub signal: Signal,
-    /// Its direction.
-    pub direction: Direction,
-    /// What it carries, for the module header and the manifest.
-    pub doc: String,
-}
-
-/// The target of a continuous assignment: a whole signal or a constant part of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
-    /// The signal driven.
-    pub signal: Signal,
-    /// `Some((msb, lsb))` to drive only those bits.
-    pub range: Option<(u32, u32)>,
-}
-
-impl Target {
-    fn width(&self) -> u32 {
-        self.range
-            .map_or(self.signal.width, |(msb, lsb)| msb - lsb + 1)
-    }
-}
-
-/// A flip-flop stage clocked by `clk_i` with asynchronous active-low reset `rst_ni`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Register {
-    /// The register's output (`*_q`).
-    pub q: Signal,
-    /// Its next value (`*_d`).
-    pub d: Expr,
-    /// Value under reset.
-    pub reset: u64,
-    /// A 1-bit write enable: the register loads `d` only on edges where it is 1 (`None`: every
-    /// edge).
-    pub enable: Option<Expr>,
-    /// For registers wider than 64 bits: the reset value as a constant expression (constants
-    /// and concatenations of them), used instead of `reset`.
-    pub wide_reset: Option<Expr>,
-}
-
-/// One Verilog module under construction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Module {
-    /// Module name (also the file name).
-    pub name: String,
-    /// Comment lines printed above the module.
-    pub header: Vec<String>,
-    /// Whether the module has `clk_i` and `rst_ni`.
-    pub clocked: bool,
-    /// Data ports in declaration order (`clk_i`/`rst_ni` come first when `clocked`).
-    pub ports: Vec<Port>,
-    /// Internal wires in declaration order.
-    pub wires: Vec<Signal>,
-    /// Continuous assignments in order.
-    pub assigns: Vec<(Target, Expr)>,
-    /// Registers in order.
-    pub registers: Vec<Register>,
-    /// Instances of other modules, in order.
-    pub instances: Vec<Instance>,
-}
-
-/// An instance of another generated module (its file goes beside the parent's).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Instance {
-    /// The instantiated module's name.
-    pub module: String,
-    /// The instance name (`u_<what>`).
-    pub name: String,
-    /// Whether `clk_i` and `rst_ni` are connected through.
-    pub clocked: bool,
-    /// Every port of the instantiated module, in its declaration order, and what drives it
-    /// (inputs) or the wire it drives (outputs, a whole-wire reference).
-    pub connections: Vec<(String, Expr)>,
-}
-
-/// Verilog-2005 and SystemVerilog keywords a generated name must not take.
-const KEYWORDS: &[&str] = &[
-    "always",
-    "and",
-    "assign",
-    "begin",
-    "buf",
-    "case",
-    "default",
-    "else",
-    "end",
-    "endcase",
-    "endmodule",
-    "for",
-    "function",
-    "generate",
-    "if",
-    "initial",
-    "inout",
-    "input",
-    "integer",
-    "logic",
-    "module",
-    "nand",
-    "nor",
-    "not",
-    "or",
-    "output",
-    "parameter",
-    "reg",
-    "signed",
-    "wire",
-    "xnor",
-    "xor",
-    "bit",
-    "byte",
-    "int",
-];
-
-impl Module {
-    /// An empty module.
-    pub fn new(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            header: Vec::new(),
-            clocked: false,
-            ports: Vec::new(),
-            wires: Vec::new(),
-            assigns: Vec::new(),
-            registers: Vec::new(),
-            instances: Vec::new(),
-        }
-    }
-
-    /// The module's name (also its file's name).
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// Whether the module has a clock and reset.
-    pub fn is_clocked(&self) -> bool {
-        self.clocked
-    }
-
-    fn check_name(&self, name: &str) {
-        let fresh = !self.ports.iter().any(|p| p.signal.name == name)
-            && !self.wires.iter().any(|w| w.name == name)
-            && !self.registers.iter().any(|r| r.q.name == name)
-            && !matches!(name, "clk_i" | "rst_ni");
-        assert!(fresh, "{name} declared twice in {}", self.name);
-        assert!(!KEYWORDS.contains(&name), "{name} is a keyword");
-        assert!(
-            name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && name.starts_with(|c: char| c.is_ascii_lowercase()),
-            "{name} is not a lower_snake_case identifier"
-        );
-    }
-
-    /// Adds `clk_i` and `rst_ni`.
-    pub fn add_clock(&mut self) {
-        self.clocked = true;
-    }
-
-    /// Adds an input port.
-    pub fn input(&mut self, name: &str, width: u32, doc: &str) -> Signal {
-        self.port(name, width, Direction::Input, doc)
-    }
-
-    /// Adds an output port.
-    pub fn output(&mut self, name: &str, width: u32, doc: &str) -> Signal {
-        self.port(name, width, Direction::Output, doc)
-    }
-
-    fn port(&mut self, name: &str, width: u32, direction: Direction, doc: &str) -> Signal {
-        self.check_name(name);
-        let signal = Signal {
-            name: name.into(),
-            width,
-        };
-        assert!(width > 0, "zero-width port {name}");
-        self.ports.push(Port {
-            signal: signal.clone(),
-            direction,
-            doc: doc.into(),
-        });
-        signal
-    }
-
-    /// Declares a wire.
-    pub fn wire(&mut self, name: &str, width: u32) -> Signal {
-        self.check_name(name);
-        assert!(width > 0, "zero-width wire {name}");
-        let signal = Signal {
-            name: name.into(),
-            width,
-        };
-        self.wires.push(signal.clone());
-        signal
-    }
-
-    /// Declares a wire driven by `value`.
-    pub fn wire_of(&mut self, name: &str, value: Expr) -> Signal {
-        let signal = self.wire(name, value.width());
-        self.assign(&signal, value);
-        signal
-    }
-
-    /// `assign signal = value;` (widths must match).
-    pub fn assign(&mut self, signal: &Signal, value: Expr) {
-        self.assign_target(
-            Target {
-                signal: signal.clone(),
-                range: None,
-            },
-            value,
-        );
-    }
-
-    /// `assign signal[bit] = value;` for a 1-bit value.
-    pub fn assign_bit(&mut self, signal: &Signal, bit: u32, value: Expr) {
-        assert!(bit < signal.width, "bit {bit} of {}", signal.name);
-        self.assign_target(
-            Target {
-                signal: signal.clone(),
-                range: Some((bit, bit)),
-            },
-            value,
-        );
-    }
-
-    /// `assign signal[msb:lsb] = value;` for a value of `msb - lsb + 1` bits.
-    pub fn assign_range(&mut self, signal: &Signal, msb: u32, lsb: u32, value: Expr) {
-        assert!(
-            lsb <= msb && msb < signal.width,
-            "[{msb}:{lsb}] of {}",
-            signal.name
-        );
-        self.assign_target(
-            Target {
-                signal: signal.clone(),
-                range: Some((msb, lsb)),
-            },
-            value,
-        );
-    }
-
-    fn assign_target(&mut self, target: Target, value: Expr) {
-        assert_eq!(
-            target.width(),
-            value.width(),
-            "assignment to {} of a {}-bit value",
-            target.signal.name,
-            value.width()
-        );
-        self.assigns.push((target, value));
-    }
-
-    /// Declares register `name` (clocked by `clk_i`, reset to `reset`) loading `d` every cycle.
-    pub fn register(&mut self, name: &str, d: Expr, reset: u64) -> Signal {
-        assert!(self.clocked, "register {name} in an unclocked module");
-        self.check_name(name);
-        let q = Signal {
-            name: name.into(),
-            width: d.width(),
-        };
-        self.registers.push(Register {
-            q: q.clone(),
-            d,
-            reset,
-            enable: None,
-            wide_reset: None,
-        });
-        q
-    }
-
-    /// Declares register `name` loading `d` every edge, reset to the constant expression
-    /// `reset` (of `d`'s width, any width: for registers wider than 64 bits).
-    pub fn register_wide(&mut self, name: &str, d: Expr, reset: Expr) -> Signal {
-        assert!(
-            reset.is_constant(),
-            "the reset value of {name} must be constant"
-        );
-        assert_eq!(
-            reset.width(),
-            d.width(),
-            "reset value of {name} of another width"
-        );
-        let q = self.register(name, d, 0);
-        if let Some(r) = self.registers.last_mut() {
-            r.wide_reset = Some(reset);
-        }
-        q
-    }
-
-    /// Declares register `name` (clocked by `clk_i`, reset to `reset`) loading `d` on the edges
-    /// where the 1-bit `enable` is 1 and holding its value otherwise.
-    pub fn register_enabled(&mut self, name: &str, d: Expr, reset: u64, enable: Expr) -> Signal {
-        assert_eq!(enable.width(), 1, "the enable of {name} must be 1 bit");
-        let q = self.register(name, d, reset);
-        if let Some(r) = self.registers.last_mut() {
-            r.enable = Some(enable);
-        }
-        q
-    }
-
-    /// Instantiates `sub` as `u_<prefix>`: `inputs` drive its input ports (every one, with
-    /// matching widths), and each output port `<port>_o` drives a new wire `<prefix>_<port>`;
-    /// returns those wires by port name. A clocked `sub` needs a clocked parent.
-    pub fn instantiate(
-        &mut self,
-        sub: &Module,
-        prefix: &str,
-        inputs: Vec<(&str, Expr)>,
-    ) -> std::collections::BTreeMap<String, Signal> {
-        assert!(
-            !sub.clocked || self.clocked,
-            "clocked {} in an unclocked module",
-            sub.name
-        );
-        let mut given: std::collections::BTreeMap<&str, Expr> = inputs.into_iter().collect();
-        let mut outputs = std::collections::BTreeMap::new();
-        let mut connections = Vec::new();
-        for port in &sub.ports {
-            let name = port.signal.name();
-            let value = match port.direction {
-                Direction::Input => {
-                    let value = given
-                        .remove(name)
-                        .unwrap_or_else(|| panic!("{}.{name} is not connected", sub.name));
-                    assert_eq!(
-                        value.width(),
-                        port.signal.width(),
-                        "{}.{name} connected to a {}-bit value",
-                        sub.name,
-                        value.width()
-                    );
-                    value
-                }
-                Direction::Output => {
-                    let base = name.strip_suffix("_o").unwrap_or(name);
-                    let wire = self.wire(&format!("{prefix}_{base}"), port.signal.width());
-                    outputs.insert(name.to_string(), wire.clone());
-                    wire.expr()
-                }
-            };
-            connections.push((name.to_string(), value));
-        }
-        assert!(
-            given.is_empty(),
-            "{} has no ports {:?}",
-            sub.name,
-            given.keys()
-        );
-        self.instances.push(Instance {
-            module: sub.name.clone(),
-            name: format!("u_{prefix}"),
-            clocked: sub.clocked,
-            connections,
-        });
-        outputs
-    }
-
-    /// A register `<base>_q` whose next value is the wire `<base>_d`, returned as
-    /// `(q, d)`: assign `d` later, so the next value may depend on `q` itself (feedback).
-    pub fn state(&mut self, base: &str, width: u32, reset: u64) -> (Signal, Signal) {
-        let d = self.wire(&format!("{base}_d"), width);
-        let q = self.register(&format!("{base}_q"), d.expr(), reset);
-        (q, d)
-    }
-
-    /// Sinks `value` into a wire named `unused_<what>`: the lowRISC idiom for inputs a block
-    /// ignores, which Verilator's default `--unused-regexp` honours.
-    pub fn sink_unused(&mut self, what: &str, value: Expr) {
-        self.wire_of(&format!("unused_{what}"), value);
-    }
-}
-
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Direction::Input => "input",
-            Direction::Output => "output",
-        })
+        self.unary(UnaryOp::Not)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ops::{Add, Mul, Not, Shl, Sub};
 
-    #[test]
-    fn wide_zeros_and_state_registers() {
-        let mut m = Module::new("m");
-        m.add_clock();
-        let a = m.input("a_i", 8, "");
-        assert_eq!(a.expr().zext(173).width(), 173);
-        assert_eq!(Expr::zeros(129).width(), 129);
-        let (q, d) = m.state("count", 4, 0);
-        m.assign(&d, q.expr().add(Expr::constant(1, 4)));
-        assert_eq!(m.registers[0].q.name(), "count_q");
-        assert_eq!(m.wires[0].name(), "count_d");
+    fn sig(name: &str, width: u32) -> Signal {
+        Signal::new(name, width)
     }
-    use std::ops::{Add, Mul, Shl, Sub};
 
     #[test]
     fn bits_for_counts() {
@@ -814,17 +739,12 @@ mod tests {
     #[test]
     #[should_panic(expected = "Xor of different widths")]
     fn width_mismatch_is_refused() {
-        let mut m = Module::new("m");
-        let a = m.input("a_i", 4, "");
-        let b = m.input("b_i", 3, "");
-        let _ = a.expr().xor(b.expr());
+        let _ = sig("a_i", 4).expr().xor(sig("b_i", 3).expr());
     }
 
     #[test]
     fn arithmetic_keeps_the_operand_width() {
-        let mut m = Module::new("m");
-        let a = m.input("a_i", 4, "");
-        let b = m.input("b_i", 4, "");
+        let (a, b) = (sig("a_i", 4), sig("b_i", 4));
         assert_eq!(a.expr().add(b.expr()).width(), 4);
         assert_eq!(a.expr().zext(5).add(b.expr().zext(5)).width(), 5);
         assert_eq!(a.expr().mul(Expr::constant(3, 4)).width(), 4);
@@ -834,33 +754,119 @@ mod tests {
         assert_eq!(Expr::mux(sel, a.expr(), b.expr().sub(a.expr())).width(), 4);
         assert_eq!(a.expr().zext(4), a.expr());
         assert_eq!(a.expr().shl(b.bit(0)).width(), 4);
-        assert!(Expr::concat(vec![Expr::constant(1, 64), Expr::constant(0, 8)]).is_constant());
+        assert_eq!(a.expr().zext(173).width(), 173);
         assert!(!a.expr().is_constant());
+    }
+
+    #[test]
+    fn constants_have_any_width_and_concatenate_into_one() {
+        let wide = Expr::concat(vec![Expr::constant(1, 8), Expr::constant(u64::MAX, 64)]);
+        assert_eq!(wide.width(), 72);
+        let bits = wide.as_constant().unwrap();
+        assert_eq!(bits.to_hex(), "01ffffffffffffffff");
+        assert_eq!(Expr::zeros(173).width(), 173);
+        assert!(Expr::ones(130).is_all(true));
+        let a = sig("a_i", 4);
+        let mixed = Expr::concat(vec![
+            Expr::zeros(2),
+            Expr::constant(1, 1),
+            a.expr(),
+            Expr::zeros(3),
+        ]);
+        match mixed.kind() {
+            ExprKind::Concat(parts) => {
+                assert_eq!(parts.len(), 3);
+                assert_eq!(parts[0], Expr::constant(1, 3));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(Expr::from_bools(&[true, false, true]), Expr::constant(5, 3));
+    }
+
+    #[test]
+    fn builders_fold_what_they_know() {
+        let (a, s) = (sig("a_i", 4), sig("s_i", 1));
+        let zero = Expr::zeros(4);
+        let ones = Expr::ones(4);
+        assert_eq!(a.expr().and(zero.clone()), zero);
+        assert_eq!(zero.clone().and(a.expr()), zero);
+        assert_eq!(a.expr().and(ones.clone()), a.expr());
+        assert_eq!(a.expr().or(zero.clone()), a.expr());
+        assert_eq!(a.expr().or(ones.clone()), ones);
+        assert_eq!(a.expr().xor(zero.clone()), a.expr());
+        assert_eq!(zero.clone().xor(a.expr()), a.expr());
+        assert_eq!(Expr::mux(s.expr(), a.expr(), a.expr()), a.expr());
+        assert_eq!(
+            Expr::mux(Expr::constant(1, 1), a.expr(), zero.clone()),
+            a.expr()
+        );
+        assert_eq!(
+            Expr::mux(Expr::constant(0, 1), a.expr(), zero.clone()),
+            zero
+        );
+        assert_eq!(
+            Expr::mux(s.expr(), Expr::constant(1, 1), Expr::constant(0, 1)),
+            s.expr()
+        );
+        assert_eq!(a.expr().not().not(), a.expr());
+        assert_eq!(zero.clone().not(), ones);
+        assert_eq!(
+            Expr::constant(3, 4).add(Expr::constant(14, 4)),
+            Expr::constant(1, 4)
+        );
+        assert_eq!(a.expr().add(zero.clone()), a.expr());
+        assert_eq!(a.expr().shl(Expr::zeros(2)), a.expr());
+        assert_eq!(
+            Expr::constant(3, 4).eq(Expr::constant(3, 4)),
+            Expr::constant(1, 1)
+        );
+        assert_eq!(Expr::constant(6, 4).reduce_xor(), Expr::constant(0, 1));
+        assert_eq!(Expr::constant(6, 4).reduce_or(), Expr::constant(1, 1));
+        assert_eq!(Expr::constant(6, 4).reduce_and(), Expr::constant(0, 1));
+        assert_eq!(s.expr().reduce_or(), s.expr());
+        assert_eq!(a.index(Expr::constant(2, 2)), a.bit(2));
+        assert_eq!(a.slice(3, 0), a.expr());
+    }
+
+    #[test]
+    fn priority_selects_drop_arms_never_taken() {
+        let (a, b, c) = (sig("a_i", 1), sig("b_i", 1), sig("c_i", 1));
+        let v = |k| Expr::constant(k, 2);
+        let s = Expr::select(
+            vec![
+                (Expr::constant(0, 1), v(3)),
+                (a.expr(), v(1)),
+                (b.expr(), v(2)),
+                (c.expr(), v(0)),
+            ],
+            v(0),
+        );
+        match s.kind() {
+            ExprKind::Select { arms, default } => {
+                assert_eq!(arms.len(), 2);
+                assert_eq!(**default, v(0));
+            }
+            other => panic!("{other:?}"),
+        }
+        let first = Expr::select(vec![(Expr::constant(1, 1), v(1)), (a.expr(), v(2))], v(0));
+        assert_eq!(first, v(1));
+        let one = Expr::select(vec![(a.expr(), v(1))], v(0));
+        assert_eq!(one, Expr::mux(a.expr(), v(1), v(0)));
+        let sel = sig("k_i", 2);
+        let case = Expr::case(&sel.expr(), vec![(0, v(2)), (1, v(3))], v(0));
+        assert_eq!(case.width(), 2);
     }
 
     #[test]
     #[should_panic(expected = "Add of different widths")]
     fn arithmetic_width_mismatch_is_refused() {
-        let mut m = Module::new("m");
-        let a = m.input("a_i", 4, "");
-        let b = m.input("b_i", 5, "");
-        let _ = a.expr().add(b.expr());
+        let _ = sig("a_i", 4).expr().add(sig("b_i", 5).expr());
     }
 
     #[test]
     #[should_panic(expected = "mux arms of different widths")]
     fn mux_arms_must_match() {
-        let mut m = Module::new("m");
-        let a = m.input("a_i", 4, "");
-        let b = m.input("b_i", 5, "");
+        let (a, b) = (sig("a_i", 4), sig("b_i", 5));
         let _ = Expr::mux(a.bit(0), a.expr(), b.expr());
-    }
-
-    #[test]
-    #[should_panic(expected = "declared twice")]
-    fn duplicate_names_are_refused() {
-        let mut m = Module::new("m");
-        m.input("a_i", 4, "");
-        m.wire("a_i", 4);
     }
 }

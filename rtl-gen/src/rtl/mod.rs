@@ -1,11 +1,17 @@
 //! A small typed RTL representation with run-time widths, and its Verilog-2005 emitter.
 //!
-//! [`ir`] holds modules, ports, wires, registers and expressions; every expression knows its
-//! width when it is built, and the builders refuse width mismatches, so the emitter in
-//! [`verilog`] only prints what the representation already decided. It exists to emit clean,
-//! lint-free Verilog, not to be a framework.
+//! [`ir`] holds signals and expressions (every expression knows its width when it is built, the
+//! builders refuse width mismatches and fold constants), [`module`] the modules built from them
+//! (ports with their roles, wires, registers, memories, instances), [`keywords`] the names a
+//! signal must not take. The emitter in [`verilog`] only prints what the representation already
+//! decided, breaking long lines with [`layout`]. It exists to emit clean, readable, lint-free
+//! Verilog, not to be a framework.
 
 pub mod ir;
+pub mod keywords;
+pub mod layout;
+pub mod module;
 pub mod verilog;
 
-pub use ir::{Direction, Expr, Module, Port, Signal};
+pub use ir::{Expr, Signal};
+pub use module::{Direction, Memory, Module, Port, PortRole};

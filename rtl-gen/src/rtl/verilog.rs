@@ -1,114 +1,186 @@
-//! The Verilog-2005 emitter: a walk over a [`Module`] in fixed phases (header, ports, wire and
-//! register declarations, continuous assignments, register processes). It never infers a width:
-//! every range and literal size comes from the representation.
+//! The Verilog-2005 emitter: a walk over a [`Module`] in fixed phases (header, ports, wire,
+//! register and memory declarations, continuous assignments, instances, register processes,
+//! memory processes). It never infers a width: every range and literal size comes from the
+//! representation. Long expressions and comments break over lines of at most
+//! [`layout::WIDTH`] columns ([`layout`]).
 //!
-//! Conventions: ANSI port list with `clk_i`/`rst_ni` first, every data signal declared with an
-//! explicit range (`[0:0]` for one bit), every literal sized, one `always` block per register
-//! with asynchronous active-low reset.
+//! Conventions: ANSI port list with the clock and reset first, every data signal declared with
+//! an explicit range (`[0:0]` for one bit), every literal sized, chains of one associative
+//! operator and of `?:` printed without parentheses (Verilog parses them back to the same
+//! tree), one `always` block per register and per memory, with asynchronous active-low reset.
 
-use super::ir::{BinaryOp, Direction, Expr, ExprKind, Module, Signal, UnaryOp};
-use std::fmt::Write;
+use super::ir::{BinaryOp, Expr, ExprKind, UnaryOp};
+use super::layout::{self, Doc};
+use super::module::{Direction, Module, PortRole, Target};
+use testbenches::Bits;
 
 /// Renders `module` as the text of one Verilog-2005 file.
 pub fn emit(module: &Module) -> String {
-    let mut out = String::new();
-    for line in &module.header {
-        if line.is_empty() {
-            out.push_str("//\n");
-        } else {
-            let _ = writeln!(out, "// {line}");
+    let mut out = Vec::new();
+    for line in module.header() {
+        out.extend(layout::comment("// ", line));
+    }
+    out.push(String::new());
+    out.push(format!("module {} (", module.name()));
+    let last = module.ports().len().saturating_sub(1);
+    for (i, p) in module.ports().iter().enumerate() {
+        if !p.doc().is_empty() {
+            out.extend(layout::comment("  /// ", p.doc()));
         }
-    }
-    let _ = writeln!(out, "\nmodule {} (", module.name);
-    let mut ports: Vec<(String, String)> = Vec::new();
-    if module.clocked {
-        ports.push(("input  wire        clk_i".into(), "Clock.".into()));
-        ports.push((
-            "input  wire        rst_ni".into(),
-            "Asynchronous reset, active low.".into(),
-        ));
-    }
-    for p in &module.ports {
-        let dir = match p.direction {
+        let direction = match p.direction() {
             Direction::Input => "input ",
             Direction::Output => "output",
         };
-        ports.push((
-            format!(
-                "{dir} wire {:<7}{}",
-                range(p.signal.width()),
-                p.signal.name()
-            ),
-            p.doc.clone(),
+        let range = match p.role() {
+            PortRole::Data => range(p.signal().width()),
+            PortRole::Clock | PortRole::ResetLow => String::new(),
+        };
+        let comma = if i == last { "" } else { "," };
+        out.push(format!(
+            "  {direction} wire {range:<7}{}{comma}",
+            p.signal().name()
         ));
     }
-    let last = ports.len().saturating_sub(1);
-    for (i, (decl, doc)) in ports.iter().enumerate() {
-        if !doc.is_empty() {
-            let _ = writeln!(out, "  /// {doc}");
+    out.push(");".into());
+
+    if !module.wires().is_empty() || !module.registers().is_empty() || !module.memories().is_empty()
+    {
+        out.push(String::new());
+    }
+    for w in module.wires() {
+        out.push(format!("  wire {}{};", range(w.width()), w.name()));
+    }
+    for r in module.registers() {
+        out.push(format!("  reg  {}{};", range(r.q().width()), r.q().name()));
+    }
+    for m in module.memories() {
+        let m = m.memory();
+        out.push(format!(
+            "  reg  {}{} [0:{}];",
+            range(m.width()),
+            m.name(),
+            m.depth() - 1
+        ));
+    }
+
+    if !module.assigns().is_empty() {
+        out.push(String::new());
+    }
+    for (target, value) in module.assigns() {
+        statement(
+            &mut out,
+            &format!("  assign {} = ", target_text(target)),
+            &expr(value),
+            ";",
+        );
+    }
+
+    for inst in module.instances() {
+        out.push(String::new());
+        out.push(format!("  {} {} (", inst.module(), inst.name()));
+        let last = inst.connections().len().saturating_sub(1);
+        for (i, (port, value)) in inst.connections().iter().enumerate() {
+            let close = if i == last { ")" } else { ")," };
+            statement(&mut out, &format!("    .{port}("), &expr(value), close);
         }
-        let _ = writeln!(out, "  {decl}{}", if i == last { "" } else { "," });
-    }
-    out.push_str(");\n");
-
-    if !module.wires.is_empty() || !module.registers.is_empty() {
-        out.push('\n');
-    }
-    for w in &module.wires {
-        let _ = writeln!(out, "  wire {}{};", range(w.width()), w.name());
-    }
-    for r in &module.registers {
-        let _ = writeln!(out, "  reg  {}{};", range(r.q.width()), r.q.name());
+        out.push("  );".into());
     }
 
-    if !module.assigns.is_empty() {
-        out.push('\n');
-    }
-    for (target, value) in &module.assigns {
-        let lhs = match target.range {
-            None => target.signal.name().to_string(),
-            Some((msb, lsb)) => select(&target.signal, msb, lsb),
-        };
-        let _ = writeln!(out, "  assign {lhs} = {};", expr(value));
-    }
-
-    for inst in &module.instances {
-        let mut conns = Vec::new();
-        if inst.clocked {
-            conns.push(".clk_i(clk_i)".to_string());
-            conns.push(".rst_ni(rst_ni)".to_string());
+    let edge = module.clock().zip(module.reset()).map(|(clock, reset)| {
+        (
+            format!(
+                "  always @(posedge {} or negedge {}) begin",
+                clock.name(),
+                reset.name()
+            ),
+            format!("    if (!{}) begin", reset.name()),
+        )
+    });
+    for r in module.registers() {
+        let (always, if_reset) = edge.as_ref().unwrap_or_else(|| unreachable!("no clock"));
+        let q = r.q().name();
+        out.push(String::new());
+        out.push(always.clone());
+        out.push(if_reset.clone());
+        statement(
+            &mut out,
+            &format!("      {q} <= "),
+            &literal(r.reset()),
+            ";",
+        );
+        match r.enable() {
+            None => out.push("    end else begin".into()),
+            Some(e) => statement(&mut out, "    end else if (", &expr(e), ") begin"),
         }
-        conns.extend(
-            inst.connections
-                .iter()
-                .map(|(port, value)| format!(".{port}({})", expr(value))),
-        );
-        let _ = write!(
-            out,
-            "\n  {} {} (\n    {}\n  );\n",
-            inst.module,
-            inst.name,
-            conns.join(",\n    ")
-        );
+        statement(&mut out, &format!("      {q} <= "), &expr(r.d()), ";");
+        out.push("    end".into());
+        out.push("  end".into());
     }
 
-    for r in &module.registers {
-        let q = r.q.name();
-        let condition = match &r.enable {
-            None => String::new(),
-            Some(e) => format!(" if ({})", expr(e)),
+    for decl in module.memories() {
+        let (always, if_reset) = edge.as_ref().unwrap_or_else(|| unreachable!("no clock"));
+        let name = decl.memory().name();
+        out.push(String::new());
+        let indent = match decl.reset() {
+            Some(values) => {
+                out.push(always.clone());
+                out.push(if_reset.clone());
+                for (k, value) in values.iter().enumerate() {
+                    statement(
+                        &mut out,
+                        &format!("      {name}[{k}] <= "),
+                        &literal(value),
+                        ";",
+                    );
+                }
+                out.push("    end else begin".into());
+                "      "
+            }
+            None => {
+                let clock = module.clock().unwrap_or_else(|| unreachable!("no clock"));
+                out.push(format!("  always @(posedge {}) begin", clock.name()));
+                "    "
+            }
         };
-        let _ = write!(
-            out,
-            "\n  always @(posedge clk_i or negedge rst_ni) begin\n    if (!rst_ni) begin\n      {q} <= {};\n    end else{condition} begin\n      {q} <= {};\n    end\n  end\n",
-            r.wide_reset
-                .as_ref()
-                .map_or_else(|| literal(r.reset, r.q.width()), expr),
-            expr(&r.d)
-        );
+        for port in decl.writes() {
+            statement(
+                &mut out,
+                &format!("{indent}if ("),
+                &expr(port.enable()),
+                ") begin",
+            );
+            let lhs = format!("{indent}  {name}[{}] <= ", expr(port.address()).flat());
+            statement(&mut out, &lhs, &expr(port.data()), ";");
+            out.push(format!("{indent}end"));
+        }
+        if decl.reset().is_some() {
+            out.push("    end".into());
+        }
+        out.push("  end".into());
     }
-    out.push_str("\nendmodule\n");
-    out
+    out.push(String::new());
+    out.push("endmodule".into());
+    let mut text = out.join("\n");
+    text.push('\n');
+    text
+}
+
+/// Appends `prefix`, `value` broken over lines as needed, and `suffix`.
+fn statement(out: &mut Vec<String>, prefix: &str, value: &Doc, suffix: &str) {
+    let mut lines = value.lines(prefix.len(), suffix.len());
+    lines[0].insert_str(0, prefix);
+    if let Some(last) = lines.last_mut() {
+        last.push_str(suffix);
+    }
+    out.extend(lines);
+}
+
+fn target_text(target: &Target) -> String {
+    let name = target.signal().name();
+    match target.range() {
+        None => name.to_string(),
+        Some((msb, lsb)) => select(name, msb, lsb),
+    }
 }
 
 /// `[msb:0] ` for a declaration.
@@ -116,100 +188,197 @@ fn range(width: u32) -> String {
     format!("[{}:0] ", width - 1)
 }
 
-fn select(signal: &Signal, msb: u32, lsb: u32) -> String {
+fn select(name: &str, msb: u32, lsb: u32) -> String {
     if msb == lsb {
-        format!("{}[{msb}]", signal.name())
+        format!("{name}[{msb}]")
     } else {
-        format!("{}[{msb}:{lsb}]", signal.name())
+        format!("{name}[{msb}:{lsb}]")
     }
 }
 
-/// A sized literal: `1'b0`, `5'h07`.
-fn literal(value: u64, width: u32) -> String {
+/// Bits of a literal printed as one hex number; wider non-zero constants print as a
+/// concatenation of such pieces, most significant first, so a long one can break over lines.
+const PIECE: usize = 64;
+
+/// A sized literal: `1'b0`, `5'h07` (every hex digit of the width); `173'h0` for a wide zero.
+fn literal(value: &Bits) -> Doc {
+    let width = value.width();
     if width == 1 {
-        format!("1'b{value}")
-    } else {
-        format!(
-            "{width}'h{value:0digits$x}",
-            digits = width.div_ceil(4) as usize
-        )
+        return Doc::Text(format!("1'b{}", u8::from(value.bit(0))));
+    }
+    if width <= PIECE {
+        return Doc::Text(format!("{width}'h{}", value.to_hex()));
+    }
+    if (0..width).all(|i| !value.bit(i)) {
+        return Doc::Text(format!("{width}'h0"));
+    }
+    let top = (width - 1) % PIECE + 1;
+    let mut items = Vec::new();
+    let mut lsb = width - top;
+    let mut piece = top;
+    loop {
+        let mut part = Bits::zero(piece);
+        for i in 0..piece {
+            part.set_bit(i, value.bit(lsb + i));
+        }
+        items.push((Doc::Text(format!("{piece}'h{}", part.to_hex())), ","));
+        if lsb == 0 {
+            break;
+        }
+        lsb -= PIECE;
+        piece = PIECE;
+    }
+    Doc::List {
+        open: "{".into(),
+        items,
+        close: "}".into(),
+        fill: true,
     }
 }
 
-fn operand(e: &Expr) -> String {
+/// An operand of a binary operator or `?:`: operators and selects in parentheses.
+fn operand(e: &Expr) -> Doc {
     match e.kind() {
-        ExprKind::Binary(..) | ExprKind::Mux { .. } => format!("({})", expr(e)),
+        ExprKind::Binary(..) | ExprKind::Mux { .. } | ExprKind::Select { .. } => Doc::List {
+            open: "(".into(),
+            items: vec![(expr(e), "")],
+            close: ")".into(),
+            fill: false,
+        },
         _ => expr(e),
     }
 }
 
-/// Renders one expression; binary operands that are themselves binary are parenthesised.
-fn expr(e: &Expr) -> String {
+fn operator(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::And => " &",
+        BinaryOp::Or => " |",
+        BinaryOp::Xor => " ^",
+        BinaryOp::Ne => " !=",
+        BinaryOp::Shr => " >>",
+        BinaryOp::Shl => " <<",
+        BinaryOp::Add => " +",
+        BinaryOp::Sub => " -",
+        BinaryOp::Mul => " *",
+        BinaryOp::Eq => " ==",
+        BinaryOp::Lt => " <",
+        BinaryOp::Ge => " >=",
+    }
+}
+
+/// The operands of the left-nested chain `((a op b) op c) op d`, which Verilog's left
+/// associativity lets print as `a op b op c op d`.
+fn chain<'a>(op: BinaryOp, a: &'a Expr, b: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match a.kind() {
+        ExprKind::Binary(inner, x, y)
+            if *inner == op && (op.is_associative() || op == BinaryOp::Sub) =>
+        {
+            chain(op, x, y, out)
+        }
+        _ => out.push(a),
+    }
+    out.push(b);
+}
+
+/// The arms of a `?:` chain: right-nested muxes and selects, which Verilog's right
+/// associativity lets print as `c0 ? v0 : c1 ? v1 : default`.
+fn arms<'a>(e: &'a Expr, out: &mut Vec<(&'a Expr, &'a Expr)>) -> &'a Expr {
     match e.kind() {
-        ExprKind::Ref(name) => name.clone(),
-        ExprKind::Slice { signal, msb, lsb } => {
-            if msb == lsb {
-                format!("{signal}[{msb}]")
-            } else {
-                format!("{signal}[{msb}:{lsb}]")
-            }
-        }
-        ExprKind::Index { signal, index } => format!("{signal}[{}]", expr(index)),
-        ExprKind::Const(v) => literal(*v, e.width()),
-        ExprKind::Concat(parts) => {
-            let parts: Vec<String> = parts.iter().map(expr).collect();
-            format!("{{{}}}", parts.join(", "))
-        }
-        ExprKind::Unary(op, a) => {
-            let sym = match op {
-                UnaryOp::Not => "~",
-                UnaryOp::ReduceXor => "^",
-            };
-            match a.kind() {
-                ExprKind::Ref(_) | ExprKind::Slice { .. } | ExprKind::Concat(_) => {
-                    format!("{sym}{}", expr(a))
-                }
-                _ => format!("{sym}({})", expr(a)),
-            }
-        }
-        ExprKind::Binary(op, a, b) => {
-            let sym = match op {
-                BinaryOp::And => "&",
-                BinaryOp::Or => "|",
-                BinaryOp::Xor => "^",
-                BinaryOp::Ne => "!=",
-                BinaryOp::Shr => ">>",
-                BinaryOp::Shl => "<<",
-                BinaryOp::Add => "+",
-                BinaryOp::Sub => "-",
-                BinaryOp::Mul => "*",
-                BinaryOp::Eq => "==",
-                BinaryOp::Lt => "<",
-                BinaryOp::Ge => ">=",
-            };
-            // XOR chains print flat: `a ^ b ^ c`.
-            let lhs = match (op, a.kind()) {
-                (BinaryOp::Xor, ExprKind::Binary(BinaryOp::Xor, ..)) => expr(a),
-                _ => operand(a),
-            };
-            format!("{lhs} {sym} {}", operand(b))
-        }
         ExprKind::Mux {
             sel,
             then,
             otherwise,
-        } => format!(
-            "{} ? {} : {}",
-            operand(sel),
-            operand(then),
-            operand(otherwise)
-        ),
+        } => {
+            out.push((sel, then));
+            arms(otherwise, out)
+        }
+        ExprKind::Select {
+            arms: list,
+            default,
+        } => {
+            out.extend(list.iter().map(|(c, v)| (c, v)));
+            arms(default, out)
+        }
+        _ => e,
+    }
+}
+
+/// One expression as text that may break over lines.
+fn expr(e: &Expr) -> Doc {
+    match e.kind() {
+        ExprKind::Ref(name) => Doc::Text(name.clone()),
+        ExprKind::Slice { signal, msb, lsb } => Doc::Text(select(signal, *msb, *lsb)),
+        ExprKind::Index { signal, index } => Doc::Text(format!("{signal}[{}]", expr(index).flat())),
+        ExprKind::Read { memory, address } => {
+            Doc::Text(format!("{memory}[{}]", expr(address).flat()))
+        }
+        ExprKind::Const(bits) => literal(bits),
+        ExprKind::Concat(parts) => Doc::List {
+            open: "{".into(),
+            items: parts.iter().map(|p| (expr(p), ",")).collect(),
+            close: "}".into(),
+            fill: true,
+        },
+        ExprKind::Unary(op, a) => {
+            let sym = match op {
+                UnaryOp::Not => "~",
+                UnaryOp::ReduceXor => "^",
+                UnaryOp::ReduceOr => "|",
+                UnaryOp::ReduceAnd => "&",
+            };
+            match a.kind() {
+                ExprKind::Ref(_) | ExprKind::Slice { .. } | ExprKind::Concat(_) => {
+                    expr(a).prefixed(sym)
+                }
+                _ => Doc::List {
+                    open: format!("{sym}("),
+                    items: vec![(expr(a), "")],
+                    close: ")".into(),
+                    fill: false,
+                },
+            }
+        }
+        ExprKind::Binary(op, a, b) => {
+            let mut operands = Vec::new();
+            chain(*op, a, b, &mut operands);
+            let sep = operator(*op);
+            Doc::List {
+                open: String::new(),
+                items: operands.into_iter().map(|o| (operand(o), sep)).collect(),
+                close: String::new(),
+                fill: true,
+            }
+        }
+        ExprKind::Mux { .. } | ExprKind::Select { .. } => {
+            let mut list = Vec::new();
+            let default = arms(e, &mut list);
+            let mut items: Vec<(Doc, &'static str)> = list
+                .into_iter()
+                .map(|(c, v)| {
+                    let arm = Doc::List {
+                        open: String::new(),
+                        items: vec![(operand(c), " ?"), (operand(v), "")],
+                        close: String::new(),
+                        fill: true,
+                    };
+                    (arm, " :")
+                })
+                .collect();
+            items.push((operand(default), ""));
+            Doc::List {
+                open: String::new(),
+                items,
+                close: String::new(),
+                fill: false,
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ops::{Add, Mul, Shl, Sub};
 
     #[test]
     fn instances_connect_every_port_by_name() {
@@ -229,19 +398,20 @@ mod tests {
             "{text}"
         );
     }
-    use std::ops::{Add, Mul, Shl, Sub};
 
     #[test]
     fn literals_are_sized() {
-        assert_eq!(literal(0, 1), "1'b0");
-        assert_eq!(literal(7, 5), "5'h07");
-        assert_eq!(literal(0xffff, 16), "16'hffff");
+        let lit = |v, w| literal(&Bits::from_u64(v, w)).flat();
+        assert_eq!(lit(0, 1), "1'b0");
+        assert_eq!(lit(7, 5), "5'h07");
+        assert_eq!(lit(0xffff, 16), "16'hffff");
+        assert_eq!(lit(0, 173), "173'h0");
+        assert_eq!(lit(1, 72), "{8'h00, 64'h0000000000000001}");
     }
 
     #[test]
     fn emits_a_small_module() {
-        let mut m = Module::new("demo");
-        m.header.push("demo".into());
+        let mut m = Module::new("demo").with_header(vec!["demo".into(), String::new()]);
         m.add_clock();
         let a = m.input("a_i", 4, "Input.");
         let y = m.output("y_o", 1, "Parity of the low bits.");
@@ -250,6 +420,7 @@ mod tests {
         let q = m.register("y_q", d.expr(), 0);
         m.assign(&y, q.expr());
         let text = emit(&m);
+        assert!(text.starts_with("// demo\n//\n\nmodule demo (\n"), "{text}");
         assert!(
             text.contains("  assign y_d = a_i[0] ^ a_i[1] ^ a_i[2];\n"),
             "{text}"
@@ -279,10 +450,13 @@ mod tests {
             5,
             we.expr().and(a.expr().eq(b.expr())),
         );
-        let wide = m.register_wide(
+        let mut reset = Bits::zero(72);
+        reset.set_field(0, 64, u64::MAX);
+        reset.set_bit(64, true);
+        let wide = m.register_reset_to(
             "wide_q",
-            Expr::concat(vec![a.expr(), Expr::constant(0, 64), Expr::constant(0, 4)]).shl(b.expr()),
-            Expr::concat(vec![Expr::constant(1, 8), Expr::constant(u64::MAX, 64)]),
+            Expr::concat(vec![a.expr(), Expr::zeros(64), b.expr()]).shl(b.expr()),
+            reset,
         );
         m.sink_unused("wide", wide.expr().reduce_xor());
         m.assign(&y, q.expr().mul(Expr::constant(3, 4)));
@@ -294,7 +468,57 @@ mod tests {
             "      y_q <= 4'h5;\n",
             "  assign y_o = y_q * 4'h3;\n",
             "      wide_q <= {8'h01, 64'hffffffffffffffff};\n",
-            "      wide_q <= {a_i, 64'h0000000000000000, 4'h0} << b_i;\n",
+            "      wide_q <= {a_i, 64'h0000000000000000, b_i} << b_i;\n",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn chains_and_selects_print_without_parentheses_and_break_long_lines() {
+        let mut m = Module::new("demo");
+        let a = m.input("a_i", 64, "");
+        let s = m.input("s_i", 2, "");
+        let y = m.output("y_o", 1, "");
+        let z = m.output("z_o", 4, "");
+        let any = (0..64).map(|i| a.bit(i)).reduce(|x, b| x.or(b)).unwrap();
+        m.assign(&y, any);
+        let v = |k| Expr::constant(k, 4);
+        m.assign(
+            &z,
+            Expr::case(&s.expr(), vec![(0, v(1)), (1, v(2)), (2, v(4))], v(8)),
+        );
+        let text = emit(&m);
+        assert!(text.lines().all(|l| l.len() <= layout::WIDTH), "{text}");
+        assert!(
+            text.contains("  assign y_o = a_i[0] | a_i[1] | a_i[2] |"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "  assign z_o = (s_i == 2'h0) ? 4'h1 : (s_i == 2'h1) ? 4'h2 : (s_i == 2'h2) ? 4'h4 : 4'h8;"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn memories_print_as_arrays_with_ports() {
+        let mut m = Module::new("demo");
+        m.add_clock();
+        let we = m.input("we_i", 1, "");
+        let idx = m.input("idx_i", 2, "");
+        let val = m.input("val_i", 3, "");
+        let y = m.output("y_o", 3, "");
+        let reset = (0..4).map(|k| Bits::from_u64(k, 3)).collect();
+        let table = m.memory("table_q", 3, 4, Some(reset));
+        m.write(&table, we.expr(), idx.expr(), val.expr());
+        m.assign(&y, table.read(idx.expr()));
+        let text = emit(&m);
+        for needle in [
+            "  reg  [2:0] table_q [0:3];\n",
+            "  assign y_o = table_q[idx_i];\n",
+            "      table_q[3] <= 3'h3;\n    end else begin\n      if (we_i) begin\n        table_q[idx_i] <= val_i;\n      end\n    end\n",
         ] {
             assert!(text.contains(needle), "missing {needle:?} in\n{text}");
         }
