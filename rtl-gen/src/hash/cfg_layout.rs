@@ -31,6 +31,33 @@ pub struct CfgField {
     pub description: String,
 }
 
+/// The field names, shared by the layout and the builders that look fields up by name.
+pub mod field {
+    /// The bit-vector permutation's offset.
+    pub const K: &str = "k";
+    /// The bit-vector XOR's first offset.
+    pub const K1: &str = "k1";
+    /// The bit-vector XOR's masked offset.
+    pub const K2: &str = "k2";
+    /// The bit-vector XOR's mask.
+    pub const MASK: &str = "mask";
+
+    /// The bitwise permutation's address bit of bank bit `i`.
+    pub fn bit(i: u32) -> String {
+        format!("bit{i}")
+    }
+
+    /// The bitwise XOR's first (`second` false) or second address bit of bank bit `i`.
+    pub fn pair(i: u32, second: bool) -> String {
+        format!("pair{i}{}", if second { 'b' } else { 'a' })
+    }
+
+    /// The xor-matrix's row of bank bit `i`.
+    pub fn row(i: u32) -> String {
+        format!("row{i}")
+    }
+}
+
 /// The packing of every field of one kind and shape into `cfg_i`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CfgLayout {
@@ -48,24 +75,24 @@ impl CfgLayout {
         let specs: Vec<(String, u32, String)> = match kind {
             HashKind::Modulo => return None,
             HashKind::BitvectorPerm => vec![(
-                "k".into(),
+                field::K.into(),
                 offset_width,
                 format!("offset of the selected bit-vector, 0 to {}", n - m),
             )],
             HashKind::BitvectorXor => vec![
-                ("k1".into(), offset_width, format!("offset of the first bit-vector, 0 to {}", n - m)),
-                ("k2".into(), bit_width, format!("offset of the masked bit-vector, 0 to {}", n - 1)),
-                ("mask".into(), m, "bank bits that take the second vector".into()),
+                (field::K1.into(), offset_width, format!("offset of the first bit-vector, 0 to {}", n - m)),
+                (field::K2.into(), bit_width, format!("offset of the masked bit-vector, 0 to {}", n - 1)),
+                (field::MASK.into(), m, "bank bits that take the second vector".into()),
             ],
             HashKind::BitwisePerm => (0..m)
-                .map(|i| (format!("bit{i}"), bit_width, format!("address bit of bank bit {i}")))
+                .map(|i| (field::bit(i), bit_width, format!("address bit of bank bit {i}")))
                 .collect(),
             HashKind::BitwiseXor => (0..m)
                 .flat_map(|i| {
                     [
-                        (format!("pair{i}a"), bit_width, format!("first address bit of bank bit {i}")),
+                        (field::pair(i, false), bit_width, format!("first address bit of bank bit {i}")),
                         (
-                            format!("pair{i}b"),
+                            field::pair(i, true),
                             bit_width,
                             format!("second address bit of bank bit {i} (equal to the first: that bit alone)"),
                         ),
@@ -73,7 +100,7 @@ impl CfgLayout {
                 })
                 .collect(),
             HashKind::XorMatrix => (0..m)
-                .map(|i| (format!("row{i}"), n, format!("address bits XORed into bank bit {i}")))
+                .map(|i| (field::row(i), n, format!("address bits XORed into bank bit {i}")))
                 .collect(),
         };
         let mut lsb = 0;
@@ -91,6 +118,11 @@ impl CfgLayout {
             })
             .collect();
         Some(Self { fields })
+    }
+
+    /// The field named `name`.
+    pub fn field(&self, name: &str) -> Option<&CfgField> {
+        self.fields.iter().find(|f| f.name == name)
     }
 
     /// Total width of `cfg_i`.

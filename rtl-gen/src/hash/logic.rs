@@ -2,9 +2,10 @@
 //!
 //! Fixed hashers of every kind are built from the configuration's GF(2) matrix: one XOR of
 //! address bits per bank bit, nothing else. Configurable hashers are built per kind from
-//! `cfg_i`'s fields: a mux tree over the legal offsets per bank bit for the bit-vector kinds,
-//! one `n:1` mux tree per chosen bit for the bitwise kinds, an AND-and-parity per row for the
-//! xor-matrix.
+//! `cfg_i`'s fields, each a wire `cfg_<field>` looked up by its name: a mux tree over the
+//! legal offsets for the bit-vector kinds, one `n:1` mux tree per chosen bit for the bitwise
+//! kinds (both [`super::mux_tree`]: a `?:` wire per tree level), an AND-and-parity per row
+//! for the xor-matrix.
 //!
 //! Where the structure decides a configurable hasher's depth there are alternatives
 //! ([`Structure`]): a `>>` barrel shifter, an explicit 2:1 mux tree or a one-hot decoded AND-OR
@@ -16,9 +17,12 @@
 //! contract (see [`super::cfg_layout`]): the mux trees and one-hot decoders use them as don't
 //! cares.
 
+use super::cfg_layout::field;
+use super::mux_tree::window_select;
 use super::{CfgLayout, HashDesign, Variant};
 use crate::rtl::{Expr, Module, Signal};
 use models::{HashKind, XorMatrix};
+use std::collections::BTreeMap;
 use std::ops::{Not, Shr};
 
 /// How a configurable bit-vector hasher shifts the address by its offset field.
@@ -26,7 +30,8 @@ use std::ops::{Not, Shr};
 pub enum OffsetSelect {
     /// `addr_i >> cfg_k`: Yosys builds a logarithmic barrel shifter over the whole address.
     Shifter,
-    /// One 2:1 mux tree per bank bit over the legal offsets only, offset bit 0 first.
+    /// A 2:1 mux tree over the legal offsets only, offset bit 0 first: one `?:` wire per
+    /// tree level, shared by the bank bits.
     MuxTree,
     /// The offset decoded once into one-hot lines, then an AND-OR per bank bit.
     OneHot,
@@ -37,7 +42,7 @@ pub enum OffsetSelect {
 pub enum BitSelect {
     /// `addr_i[cfg_bit]`: Yosys' `$shiftx`, a logarithmic shifter.
     Index,
-    /// An explicit 2:1 mux tree, index bit 0 first.
+    /// An explicit 2:1 mux tree, index bit 0 first: one `?:` wire per tree level.
     MuxTree,
     /// The index decoded into `n` one-hot lines, then an AND-OR.
     OneHot,
@@ -73,7 +78,8 @@ impl Structure {
     /// the smallest sky130 area of every kind's alternatives, a NanGate45 area within 6% of
     /// the smallest, and a delay that is the fastest or within 3% of it in both libraries,
     /// except the bit-vector permutation in NanGate45, where the shifter is 16% faster (and
-    /// 46% slower in sky130).
+    /// 46% slower in sky130), and the bitwise XOR in sky130, where two one-hot selects are 6%
+    /// faster (and 9% slower in NanGate45).
     pub const DEFAULT: Structure = Structure {
         offset: OffsetSelect::MuxTree,
         bit: BitSelect::MuxTree,
@@ -205,18 +211,31 @@ fn fixed(module: &mut Module, addr: &Signal, bank: &Signal, matrix: &XorMatrix) 
     }
 }
 
-/// The wires `cfg_<field>` carved out of `cfg_i`, in layout order.
-fn fields(module: &mut Module, layout: &CfgLayout, cfg: &Signal) -> Vec<Signal> {
-    layout
-        .fields
-        .iter()
-        .map(|f| {
-            module.wire_of(
-                &format!("cfg_{}", f.name),
-                cfg.slice(f.lsb + f.width - 1, f.lsb),
-            )
-        })
-        .collect()
+/// The wires `cfg_<field>` carved out of `cfg_i`, by field name.
+struct Fields(BTreeMap<String, Signal>);
+
+impl Fields {
+    fn carve(module: &mut Module, layout: &CfgLayout, cfg: &Signal) -> Self {
+        let wires = layout
+            .fields
+            .iter()
+            .map(|f| {
+                let slice = cfg.slice(f.lsb + f.width - 1, f.lsb);
+                (
+                    f.name.clone(),
+                    module.wire_of(&format!("cfg_{}", f.name), slice),
+                )
+            })
+            .collect();
+        Self(wires)
+    }
+
+    /// The wire of field `name` (a generator bug if the layout has none).
+    fn get(&self, name: &str) -> &Signal {
+        self.0
+            .get(name)
+            .unwrap_or_else(|| unreachable!("no cfg_i field {name}"))
+    }
 }
 
 /// `addr >> amount` into a wire named `name`; its bits above the bank bits are sunk.
@@ -257,28 +276,6 @@ fn or_all(terms: Vec<Expr>) -> Expr {
 /// 1 when `sel` holds `value`: `~(sel != value)`.
 fn equals(sel: &Signal, value: u64) -> Expr {
     sel.expr().ne(Expr::constant(value, sel.width())).not()
-}
-
-/// `s ? one : zero` for 1-bit operands, as AND-OR.
-fn mux2(s: Expr, zero: Expr, one: Expr) -> Expr {
-    zero.and(s.clone().not()).or(one.and(s))
-}
-
-/// `values[sel]` as a tree of 2:1 muxes, `sel` bit 0 at the leaves. Every bit of `sel` is
-/// used; an index past the end (outside the legal range) picks some element.
-fn mux_tree(sel: &Signal, mut values: Vec<Expr>) -> Expr {
-    assert!(!values.is_empty(), "mux over nothing");
-    for b in 0..sel.width() {
-        let mut next = Vec::with_capacity(values.len().div_ceil(2));
-        let mut it = values.into_iter();
-        while let Some(zero) = it.next() {
-            let one = it.next().unwrap_or_else(|| zero.clone());
-            next.push(mux2(sel.bit(b), zero, one));
-        }
-        values = next;
-    }
-    assert_eq!(values.len(), 1, "index too narrow for its values");
-    values.pop().unwrap_or_else(|| unreachable!())
 }
 
 /// A wire `name` of `count` one-hot lines decoded from `sel` (line `k` is `sel == k`).
@@ -329,12 +326,8 @@ fn offset_vector(
     match how {
         OffsetSelect::Shifter => shifted(module, name, addr, amount, m),
         OffsetSelect::MuxTree => {
-            let wire = module.wire(name, m);
-            for i in 0..m {
-                let v = mux_tree(amount, offset_values(addr, i, count));
-                module.assign_bit(&wire, i, v);
-            }
-            wire.expr()
+            let tree = window_select(module, name, addr, amount, count, m);
+            module.wire_of(name, tree).expr()
         }
         OffsetSelect::OneHot => {
             let hot = one_hot(module, &format!("hot_{name}"), amount, count);
@@ -353,7 +346,7 @@ fn select_bit(module: &mut Module, tag: &str, addr: &Signal, sel: &Signal, how: 
     let n = addr.width();
     match how {
         BitSelect::Index => addr.index(sel.expr()),
-        BitSelect::MuxTree => mux_tree(sel, (0..n).map(|b| addr.bit(b)).collect()),
+        BitSelect::MuxTree => window_select(module, tag, addr, sel, n, 1),
         BitSelect::OneHot => {
             let hot = one_hot(module, &format!("hot_{tag}"), sel, n);
             and_or(&hot, &(0..n).map(|b| addr.bit(b)).collect::<Vec<_>>())
@@ -364,7 +357,7 @@ fn select_bit(module: &mut Module, tag: &str, addr: &Signal, sel: &Signal, how: 
 /// One bank bit of bitwise-xor: `addr[a] ^ addr[b]`, or `addr[a]` when `a = b`.
 fn pair_bit(
     module: &mut Module,
-    i: usize,
+    i: u32,
     addr: &Signal,
     a: &Signal,
     b: &Signal,
@@ -374,9 +367,13 @@ fn pair_bit(
     let n = addr.width();
     match structure.pair {
         PairSelect::TwoSelects => {
-            let first = select_bit(module, &format!("pair{i}a"), addr, a, structure.bit);
-            let second = select_bit(module, &format!("pair{i}b"), addr, b, structure.bit);
-            first.xor(second.and(a.expr().ne(b.expr())))
+            let [first, second] = [false, true].map(|second| {
+                let name = field::pair(i, second);
+                let sel = if second { b } else { a };
+                let bit = select_bit(module, &name, addr, sel, structure.bit);
+                module.wire_of(&format!("addr_{name}"), bit)
+            });
+            first.expr().xor(second.expr().and(a.expr().ne(b.expr())))
         }
         PairSelect::OneHotPairs => {
             let xors = pair_xors.unwrap_or_else(|| unreachable!("pair XORs not formed"));
@@ -423,30 +420,24 @@ fn configurable(
 ) {
     let m = bank.width();
     let n = addr.width();
-    let f = fields(module, layout, cfg);
+    let f = Fields::carve(module, layout, cfg);
+    let how = structure.offset;
     match kind {
         HashKind::Modulo => unreachable!("modulo has no configurable variant"),
         HashKind::BitvectorPerm => {
-            let v = offset_vector(module, "vec_k", addr, &f[0], n - m + 1, m, structure.offset);
+            let v = offset_vector(module, "vec_k", addr, f.get(field::K), n - m + 1, m, how);
             module.assign(bank, v);
         }
         HashKind::BitvectorXor => {
-            let v1 = offset_vector(
-                module,
-                "vec_k1",
-                addr,
-                &f[0],
-                n - m + 1,
-                m,
-                structure.offset,
-            );
-            let v2 = offset_vector(module, "vec_k2", addr, &f[1], n, m, structure.offset);
-            module.assign(bank, v1.xor(v2.and(f[2].expr())));
+            let v1 = offset_vector(module, "vec_k1", addr, f.get(field::K1), n - m + 1, m, how);
+            let v2 = offset_vector(module, "vec_k2", addr, f.get(field::K2), n, m, how);
+            module.assign(bank, v1.xor(v2.and(f.get(field::MASK).expr())));
         }
         HashKind::BitwisePerm => {
-            for (i, sel) in f.iter().enumerate() {
-                let v = select_bit(module, &format!("bit{i}"), addr, sel, structure.bit);
-                module.assign_bit(bank, i as u32, v);
+            for i in 0..m {
+                let name = field::bit(i);
+                let v = select_bit(module, &name, addr, f.get(&name), structure.bit);
+                module.assign_bit(bank, i, v);
             }
         }
         HashKind::BitwiseXor => {
@@ -463,22 +454,16 @@ fn configurable(
                 }
                 wire
             });
-            for (i, pair) in f.chunks(2).enumerate() {
-                let v = pair_bit(
-                    module,
-                    i,
-                    addr,
-                    &pair[0],
-                    &pair[1],
-                    xors.as_ref(),
-                    structure,
-                );
-                module.assign_bit(bank, i as u32, v);
+            for i in 0..m {
+                let (a, b) = (f.get(&field::pair(i, false)), f.get(&field::pair(i, true)));
+                let v = pair_bit(module, i, addr, a, b, xors.as_ref(), structure);
+                module.assign_bit(bank, i, v);
             }
         }
         HashKind::XorMatrix => {
-            for (i, row) in f.iter().enumerate() {
-                module.assign_bit(bank, i as u32, addr.expr().and(row.expr()).reduce_xor());
+            for i in 0..m {
+                let row = f.get(&field::row(i));
+                module.assign_bit(bank, i, addr.expr().and(row.expr()).reduce_xor());
             }
         }
     }

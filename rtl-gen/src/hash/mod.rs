@@ -13,6 +13,7 @@
 pub mod cfg_layout;
 pub mod flow;
 pub mod logic;
+pub mod mux_tree;
 pub mod search_report;
 pub mod structures;
 pub mod sweep;
