@@ -25,7 +25,7 @@ use crate::manifest::{
     ManifestTiming, FORMAT_VERSION,
 };
 use crate::output::Staging;
-use crate::rtl::{verilog, Direction, Module};
+use crate::rtl::{verilog, Module, PortRole};
 use crate::Error;
 use hdl_util::Bits;
 use std::collections::BTreeMap;
@@ -179,17 +179,6 @@ impl Header {
     }
 }
 
-/// What a port is to the generic machinery.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PortRole {
-    /// The clock (rising edge).
-    Clock,
-    /// The asynchronous active-low reset.
-    Reset,
-    /// Anything else: driven and checked by the testbench.
-    Data,
-}
-
 /// One port of a module's interface, with its role.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InterfacePort {
@@ -202,36 +191,19 @@ pub struct InterfacePort {
 /// The ports of `module` in declaration order, clock and reset first: the one place the block
 /// machinery reads a module's interface.
 pub fn interface(module: &Module) -> Vec<InterfacePort> {
-    let mut ports = Vec::new();
-    if module.clocked {
-        for (role, name, description) in [
-            (PortRole::Clock, "clk_i", "Clock."),
-            (PortRole::Reset, "rst_ni", "Asynchronous reset, active low."),
-        ] {
-            ports.push(InterfacePort {
-                role,
-                port: ManifestPort {
-                    name: name.into(),
-                    direction: "input".into(),
-                    width: 1,
-                    description: description.into(),
-                },
-            });
-        }
-    }
-    ports.extend(module.ports.iter().map(|p| InterfacePort {
-        role: PortRole::Data,
-        port: ManifestPort {
-            name: p.signal.name().into(),
-            direction: match p.direction {
-                Direction::Input => "input".into(),
-                Direction::Output => "output".into(),
+    module
+        .ports()
+        .iter()
+        .map(|p| InterfacePort {
+            role: p.role(),
+            port: ManifestPort {
+                name: p.signal().name().into(),
+                direction: p.direction().to_string(),
+                width: p.signal().width(),
+                description: p.doc().into(),
             },
-            width: p.signal.width(),
-            description: p.doc.clone(),
-        },
-    }));
-    ports
+        })
+        .collect()
 }
 
 /// The testbench's view of a top module `dut` with `interface`: every data input driven and
@@ -263,7 +235,7 @@ fn manifest_timing(name: &str, timing: Timing, interface: &[InterfacePort]) -> M
             .find(|p| p.role == role)
             .map(|p| p.port.name.clone())
     };
-    let (clock, reset) = (port(PortRole::Clock), port(PortRole::Reset));
+    let (clock, reset) = (port(PortRole::Clock), port(PortRole::ResetLow));
     assert_eq!(
         timing != Timing::Combinational,
         clock.is_some() && reset.is_some(),
@@ -339,14 +311,14 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
     let top = modules
         .first()
         .unwrap_or_else(|| panic!("{name}: a block emits at least one module"));
-    assert_eq!(top.name, name, "the top module is named after the block");
+    assert_eq!(top.name(), name, "the top module is named after the block");
     let interface = interface(top);
     let timing = block.timing();
     let harness = harness(&name, &interface, timing);
     let stimulus = block.stimulus(plan);
     let files: Vec<(String, String)> = modules
         .iter()
-        .map(|m| (format!("{}.v", m.name), verilog::emit(m)))
+        .map(|m| (format!("{}.v", m.name()), verilog::emit(m)))
         .collect();
     let fields = block.fields();
     let manifest = Manifest {
@@ -453,8 +425,7 @@ mod tests {
             }
         }
         fn modules(&self, header: &Header) -> Vec<Module> {
-            let mut m = Module::new(self.identity().name);
-            m.header = header.of(self);
+            let mut m = Module::new(self.identity().name).with_header(header.of(self));
             if self.pipeline {
                 m.add_clock();
             }

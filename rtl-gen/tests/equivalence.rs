@@ -192,10 +192,7 @@ fn catalogue() -> Vec<(String, Vec<Module>)> {
             d2ma(Unit::Controller, (1, 1, 128), 64),
         ),
         ("d2ma_agen_s32".into(), d2ma(Unit::Agen, (1, 1, 32), 64)),
-        (
-            "d2ma_agen_s32_g24".into(),
-            d2ma(Unit::Agen, (1, 1, 32), 24),
-        ),
+        ("d2ma_agen_s32_g24".into(), d2ma(Unit::Agen, (1, 1, 32), 24)),
         (
             "d2ma_engine_c1_b1_s32".into(),
             d2ma(Unit::Engine, (1, 1, 32), 64),

@@ -8,7 +8,8 @@
 mod common;
 
 use models::rap::{LayoutKind, Permutation};
-use rtl_gen::d2ma::{Block, D2maDesign};
+use rtl_gen::block::{Block, Header};
+use rtl_gen::d2ma::{D2maDesign, Unit};
 use rtl_gen::rap::RapDesign;
 use rtl_gen::rtl::layout::WIDTH;
 use rtl_gen::rtl::verilog::emit;
@@ -133,9 +134,14 @@ fn the_check_finds_what_it_looks_for() {
     }
 }
 
+/// The modules a block emits, top first.
+fn of<B: Block>(block: &B) -> Vec<Module> {
+    block.modules(&Header::new("rtl-gen test"))
+}
+
 #[test]
 fn hashers_are_readable() {
-    assert_readable(common::all_designs().iter().map(|d| d.module(vec![])));
+    assert_readable(common::all_designs().iter().flat_map(of));
 }
 
 #[test]
@@ -159,27 +165,22 @@ fn rap_converters_are_readable() {
             designs.push(RapDesign::three_p([&perm, &perm, &perm], true, true).unwrap());
         }
     }
-    assert_readable(designs.iter().map(|d| d.module(vec![])));
+    assert_readable(designs.iter().flat_map(of));
 }
 
 #[test]
 fn d2ma_blocks_are_readable() {
     let mut modules = Vec::new();
     for (ctas, buffers, segment) in [(8, 4, 128), (2, 1, 32), (16, 2, 64)] {
-        for block in [
-            Block::Agen,
-            Block::Controller,
-            Block::RawCheck,
-            Block::Engine,
-        ] {
+        for unit in [Unit::Agen, Unit::Controller, Unit::RawCheck, Unit::Engine] {
             for bits in [64, 40, 24] {
-                let d = D2maDesign::new(block, ctas, buffers, segment).unwrap();
+                let d = D2maDesign::new(unit, ctas, buffers, segment).unwrap();
                 let d = if bits == 64 {
                     d
                 } else {
                     d.with_global_bits(bits).unwrap()
                 };
-                modules.extend(d.modules(&|_| vec![]));
+                modules.extend(of(&d));
             }
         }
     }

@@ -130,28 +130,41 @@ impl Doc {
 
 /// `text` as comment lines of at most [`WIDTH`] columns: each line starts with `prefix`, and
 /// a line broken at a space continues with `prefix` and two more spaces of indentation (on
-/// top of the text's own leading spaces). A word longer than a line stays whole.
+/// top of the text's own leading spaces). A word longer than a line (a JSON configuration, a
+/// permutation table) breaks after its commas; a piece with no comma to break at stays whole.
 pub fn comment(prefix: &str, text: &str) -> Vec<String> {
     if text.is_empty() {
         return vec![prefix.trim_end().to_string()];
     }
     let lead = text.len() - text.trim_start().len();
     let continuation = format!("{prefix}{}  ", " ".repeat(lead));
+    let room = WIDTH.saturating_sub(continuation.len());
     let mut lines = vec![format!("{prefix}{}", &text[..lead])];
-    let mut first_word = true;
+    let mut first_piece = true;
     for word in text.split_whitespace() {
-        let line = lines.last_mut().unwrap_or_else(|| unreachable!());
-        if first_word {
-            line.push_str(word);
-            first_word = false;
-        } else if line.len() + 1 + word.len() <= WIDTH {
-            line.push(' ');
-            line.push_str(word);
-        } else {
-            lines.push(format!("{continuation}{word}"));
+        for (i, piece) in comma_pieces(word, room).into_iter().enumerate() {
+            let line = lines.last_mut().unwrap_or_else(|| unreachable!());
+            let glue = if i == 0 { " " } else { "" };
+            if first_piece {
+                line.push_str(piece);
+                first_piece = false;
+            } else if line.len() + glue.len() + piece.len() <= WIDTH {
+                line.push_str(glue);
+                line.push_str(piece);
+            } else {
+                lines.push(format!("{continuation}{piece}"));
+            }
         }
     }
     lines
+}
+
+/// `word` whole when it fits in `room` columns, else cut after each of its commas.
+fn comma_pieces(word: &str, room: usize) -> Vec<&str> {
+    if word.len() <= room {
+        return vec![word];
+    }
+    word.split_inclusive(',').collect()
 }
 
 #[cfg(test)]
@@ -206,5 +219,20 @@ mod tests {
         assert!(lines[0].starts_with("//   cfg_i fields word"));
         assert!(lines[1].starts_with("//     word"));
         assert_eq!(comment("// ", ""), ["//"]);
+    }
+
+    #[test]
+    fn long_words_break_after_commas() {
+        let table: Vec<String> = (0..64).map(|i| i.to_string()).collect();
+        let text = format!("Table 0: {}", table.join(","));
+        let lines = comment("// ", &text);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| l.len() <= WIDTH), "{lines:?}");
+        let rejoined: String = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if i == 0 { &l[3..] } else { l[3..].trim_start() })
+            .collect();
+        assert_eq!(rejoined, text);
     }
 }
