@@ -50,6 +50,12 @@ impl CodeWriter {
         }
     }
 
+    /// The width in columns of the current indentation (what a line breaker needs to keep
+    /// lines within a limit).
+    pub fn indentation(&self) -> usize {
+        self.depth * self.unit.len()
+    }
+
     /// Writes an empty line.
     pub fn blank(&mut self) {
         self.text.push('\n');
@@ -116,10 +122,12 @@ mod tests {
         w.line("a");
         {
             let mut b = w.indent();
+            assert_eq!(b.indentation(), 2);
             b.line("b");
             b.block("if (x) begin", "end", |c| c.line("c;\nd;"));
             b.blank();
         }
+        assert_eq!(w.indentation(), 0);
         w.line("e");
         assert_eq!(
             w.finish(),

@@ -20,9 +20,9 @@
 
 use super::RapDesign;
 use crate::rtl::{Expr, Module, Signal};
+use hdl_util::Bits;
 use models::rap::packed::packing;
 use std::ops::{Add, Mul, Not, Shl, Sub};
-use testbenches::Bits;
 
 /// Bit `b` of every entry of `table`, entry 0 in bit 0.
 fn bit_column(table: &[u32], b: u32) -> Bits {

@@ -28,7 +28,7 @@
 //! concatenation are one constant, a priority select drops the arms that can never be taken. So
 //! the emitted Verilog has no `1'b0 &` or `| 1'b0` for a reader to fold by hand.
 
-use testbenches::Bits;
+use hdl_util::Bits;
 
 /// A named signal with a width: a port, a wire or a register, as expressions refer to it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -128,17 +128,19 @@ impl Doc {
     }
 }
 
-/// `text` as comment lines of at most [`WIDTH`] columns: each line starts with `prefix`, and
+/// `text` as comment lines that end by column [`WIDTH`] when written `margin` columns in:
+/// each line starts with `prefix` (the margin is not included), and
 /// a line broken at a space continues with `prefix` and two more spaces of indentation (on
 /// top of the text's own leading spaces). A word longer than a line (a JSON configuration, a
 /// permutation table) breaks after its commas; a piece with no comma to break at stays whole.
-pub fn comment(prefix: &str, text: &str) -> Vec<String> {
+pub fn comment(margin: usize, prefix: &str, text: &str) -> Vec<String> {
     if text.is_empty() {
         return vec![prefix.trim_end().to_string()];
     }
     let lead = text.len() - text.trim_start().len();
     let continuation = format!("{prefix}{}  ", " ".repeat(lead));
-    let room = WIDTH.saturating_sub(continuation.len());
+    let width = WIDTH.saturating_sub(margin);
+    let room = width.saturating_sub(continuation.len());
     let mut lines = vec![format!("{prefix}{}", &text[..lead])];
     let mut first_piece = true;
     for word in text.split_whitespace() {
@@ -148,7 +150,7 @@ pub fn comment(prefix: &str, text: &str) -> Vec<String> {
             if first_piece {
                 line.push_str(piece);
                 first_piece = false;
-            } else if line.len() + glue.len() + piece.len() <= WIDTH {
+            } else if line.len() + glue.len() + piece.len() <= width {
                 line.push_str(glue);
                 line.push_str(piece);
             } else {
@@ -213,19 +215,19 @@ mod tests {
     #[test]
     fn comments_wrap_at_words() {
         let long = format!("  cfg_i fields {}", "word ".repeat(40));
-        let lines = comment("// ", long.trim_end());
+        let lines = comment(0, "// ", long.trim_end());
         assert!(lines.len() > 1);
         assert!(lines.iter().all(|l| l.len() <= WIDTH));
         assert!(lines[0].starts_with("//   cfg_i fields word"));
         assert!(lines[1].starts_with("//     word"));
-        assert_eq!(comment("// ", ""), ["//"]);
+        assert_eq!(comment(0, "// ", ""), ["//"]);
     }
 
     #[test]
     fn long_words_break_after_commas() {
         let table: Vec<String> = (0..64).map(|i| i.to_string()).collect();
         let text = format!("Table 0: {}", table.join(","));
-        let lines = comment("// ", &text);
+        let lines = comment(0, "// ", &text);
         assert!(lines.len() > 1);
         assert!(lines.iter().all(|l| l.len() <= WIDTH), "{lines:?}");
         let rejoined: String = lines

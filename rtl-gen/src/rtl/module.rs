@@ -8,9 +8,9 @@
 
 use super::ir::{bits_for, Expr, Signal};
 use super::keywords::is_keyword;
+use hdl_util::Bits;
 use std::collections::BTreeMap;
 use std::fmt;
-use testbenches::Bits;
 
 /// The direction of a port.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,8 +1,9 @@
 //! The Verilog-2005 emitter: a walk over a [`Module`] in fixed phases (header, ports, wire,
 //! register and memory declarations, continuous assignments, instances, register processes,
-//! memory processes). It never infers a width: every range and literal size comes from the
-//! representation. Long expressions and comments break over lines of at most
-//! [`layout::WIDTH`] columns ([`layout`]).
+//! memory processes), one function per phase, written through [`hdl_util::CodeWriter`] (the
+//! indented writer the testbench emitter shares). It never infers a width: every range and
+//! literal size comes from the representation. Long expressions and comments break over lines
+//! of at most [`layout::WIDTH`] columns ([`layout`]).
 //!
 //! Conventions: ANSI port list with the clock and reset first, every data signal declared with
 //! an explicit range (`[0:0]` for one bit), every literal sized, chains of one associative
@@ -12,167 +13,205 @@
 use super::ir::{BinaryOp, Expr, ExprKind, UnaryOp};
 use super::layout::{self, Doc};
 use super::module::{Direction, Module, PortRole, Target};
-use testbenches::Bits;
+use hdl_util::{Bits, CodeWriter};
 
 /// Renders `module` as the text of one Verilog-2005 file.
 pub fn emit(module: &Module) -> String {
-    let mut out = Vec::new();
+    let mut w = CodeWriter::new("  ");
     for line in module.header() {
-        out.extend(layout::comment("// ", line));
+        comment(&mut w, "// ", line);
     }
-    out.push(String::new());
-    out.push(format!("module {} (", module.name()));
-    let last = module.ports().len().saturating_sub(1);
-    for (i, p) in module.ports().iter().enumerate() {
-        if !p.doc().is_empty() {
-            out.extend(layout::comment("  /// ", p.doc()));
-        }
-        let direction = match p.direction() {
-            Direction::Input => "input ",
-            Direction::Output => "output",
-        };
-        let range = match p.role() {
-            PortRole::Data => range(p.signal().width()),
-            PortRole::Clock | PortRole::ResetLow => String::new(),
-        };
-        let comma = if i == last { "" } else { "," };
-        out.push(format!(
-            "  {direction} wire {range:<7}{}{comma}",
-            p.signal().name()
-        ));
+    w.blank();
+    ports(&mut w, module);
+    {
+        let mut body = w.indent();
+        declarations(&mut body, module);
+        assigns(&mut body, module);
+        instances(&mut body, module);
+        registers(&mut body, module);
+        memories(&mut body, module);
     }
-    out.push(");".into());
+    w.blank();
+    w.line("endmodule");
+    w.finish()
+}
 
+/// `module name (`, the ANSI port list (each port after its doc comment), `);`.
+fn ports(w: &mut CodeWriter, module: &Module) {
+    w.line(format!("module {} (", module.name()));
+    {
+        let mut list = w.indent();
+        let last = module.ports().len().saturating_sub(1);
+        for (i, p) in module.ports().iter().enumerate() {
+            if !p.doc().is_empty() {
+                comment(&mut list, "/// ", p.doc());
+            }
+            let direction = match p.direction() {
+                Direction::Input => "input ",
+                Direction::Output => "output",
+            };
+            let range = match p.role() {
+                PortRole::Data => range(p.signal().width()),
+                PortRole::Clock | PortRole::ResetLow => String::new(),
+            };
+            let comma = if i == last { "" } else { "," };
+            list.line(format!(
+                "{direction} wire {range:<7}{}{comma}",
+                p.signal().name()
+            ));
+        }
+    }
+    w.line(");");
+}
+
+/// The wires, registers and memories, after one blank line when there are any.
+fn declarations(w: &mut CodeWriter, module: &Module) {
     if !module.wires().is_empty() || !module.registers().is_empty() || !module.memories().is_empty()
     {
-        out.push(String::new());
+        w.blank();
     }
-    for w in module.wires() {
-        out.push(format!("  wire {}{};", range(w.width()), w.name()));
+    for wire in module.wires() {
+        w.line(format!("wire {}{};", range(wire.width()), wire.name()));
     }
     for r in module.registers() {
-        out.push(format!("  reg  {}{};", range(r.q().width()), r.q().name()));
+        w.line(format!("reg  {}{};", range(r.q().width()), r.q().name()));
     }
     for m in module.memories() {
         let m = m.memory();
-        out.push(format!(
-            "  reg  {}{} [0:{}];",
+        w.line(format!(
+            "reg  {}{} [0:{}];",
             range(m.width()),
             m.name(),
             m.depth() - 1
         ));
     }
+}
 
+/// The continuous assignments, after one blank line when there are any.
+fn assigns(w: &mut CodeWriter, module: &Module) {
     if !module.assigns().is_empty() {
-        out.push(String::new());
+        w.blank();
     }
     for (target, value) in module.assigns() {
-        statement(
-            &mut out,
-            &format!("  assign {} = ", target_text(target)),
-            &expr(value),
-            ";",
-        );
+        let prefix = format!("assign {} = ", target_text(target));
+        statement(w, &prefix, &expr(value), ";");
     }
+}
 
+/// Each instance, every port connected by name.
+fn instances(w: &mut CodeWriter, module: &Module) {
     for inst in module.instances() {
-        out.push(String::new());
-        out.push(format!("  {} {} (", inst.module(), inst.name()));
-        let last = inst.connections().len().saturating_sub(1);
-        for (i, (port, value)) in inst.connections().iter().enumerate() {
-            let close = if i == last { ")" } else { ")," };
-            statement(&mut out, &format!("    .{port}("), &expr(value), close);
+        w.blank();
+        w.line(format!("{} {} (", inst.module(), inst.name()));
+        {
+            let mut list = w.indent();
+            let last = inst.connections().len().saturating_sub(1);
+            for (i, (port, value)) in inst.connections().iter().enumerate() {
+                let close = if i == last { ")" } else { ")," };
+                statement(&mut list, &format!(".{port}("), &expr(value), close);
+            }
         }
-        out.push("  );".into());
+        w.line(");");
     }
+}
 
-    let edge = module.clock().zip(module.reset()).map(|(clock, reset)| {
-        (
-            format!(
-                "  always @(posedge {} or negedge {}) begin",
-                clock.name(),
-                reset.name()
-            ),
-            format!("    if (!{}) begin", reset.name()),
-        )
-    });
+/// The clock edge and the reset of a clocked module: `always @(posedge clk_i or negedge
+/// rst_ni) begin` and `if (!rst_ni) begin`.
+fn edge(module: &Module) -> (String, String) {
+    let (clock, reset) = module
+        .clock()
+        .zip(module.reset())
+        .unwrap_or_else(|| unreachable!("{}: state without a clock", module.name()));
+    (
+        format!(
+            "always @(posedge {} or negedge {}) begin",
+            clock.name(),
+            reset.name()
+        ),
+        format!("if (!{}) begin", reset.name()),
+    )
+}
+
+/// One `always` block per register: the reset value, then the next value (when enabled).
+fn registers(w: &mut CodeWriter, module: &Module) {
     for r in module.registers() {
-        let (always, if_reset) = edge.as_ref().unwrap_or_else(|| unreachable!("no clock"));
+        let (always, if_reset) = edge(module);
         let q = r.q().name();
-        out.push(String::new());
-        out.push(always.clone());
-        out.push(if_reset.clone());
-        statement(
-            &mut out,
-            &format!("      {q} <= "),
-            &literal(r.reset()),
-            ";",
-        );
-        match r.enable() {
-            None => out.push("    end else begin".into()),
-            Some(e) => statement(&mut out, "    end else if (", &expr(e), ") begin"),
-        }
-        statement(&mut out, &format!("      {q} <= "), &expr(r.d()), ";");
-        out.push("    end".into());
-        out.push("  end".into());
+        w.blank();
+        w.block(always, "end", |w| {
+            w.line(if_reset);
+            statement(
+                &mut w.indent(),
+                &format!("{q} <= "),
+                &literal(r.reset()),
+                ";",
+            );
+            match r.enable() {
+                None => w.line("end else begin"),
+                Some(e) => statement(w, "end else if (", &expr(e), ") begin"),
+            }
+            statement(&mut w.indent(), &format!("{q} <= "), &expr(r.d()), ";");
+            w.line("end");
+        });
     }
+}
 
+/// One `always` block per memory: its reset values when it has them, then its write ports.
+fn memories(w: &mut CodeWriter, module: &Module) {
     for decl in module.memories() {
-        let (always, if_reset) = edge.as_ref().unwrap_or_else(|| unreachable!("no clock"));
         let name = decl.memory().name();
-        out.push(String::new());
-        let indent = match decl.reset() {
+        let writes = |w: &mut CodeWriter| {
+            for port in decl.writes() {
+                statement(w, "if (", &expr(port.enable()), ") begin");
+                let lhs = format!("{name}[{}] <= ", expr(port.address()).flat());
+                statement(&mut w.indent(), &lhs, &expr(port.data()), ";");
+                w.line("end");
+            }
+        };
+        w.blank();
+        match decl.reset() {
             Some(values) => {
-                out.push(always.clone());
-                out.push(if_reset.clone());
-                for (k, value) in values.iter().enumerate() {
-                    statement(
-                        &mut out,
-                        &format!("      {name}[{k}] <= "),
-                        &literal(value),
-                        ";",
-                    );
-                }
-                out.push("    end else begin".into());
-                "      "
+                let (always, if_reset) = edge(module);
+                w.block(always, "end", |w| {
+                    w.block(if_reset, "end else begin", |w| {
+                        for (k, value) in values.iter().enumerate() {
+                            statement(w, &format!("{name}[{k}] <= "), &literal(value), ";");
+                        }
+                    });
+                    writes(&mut w.indent());
+                    w.line("end");
+                });
             }
             None => {
                 let clock = module.clock().unwrap_or_else(|| unreachable!("no clock"));
-                out.push(format!("  always @(posedge {}) begin", clock.name()));
-                "    "
+                let always = format!("always @(posedge {}) begin", clock.name());
+                w.block(always, "end", writes);
             }
-        };
-        for port in decl.writes() {
-            statement(
-                &mut out,
-                &format!("{indent}if ("),
-                &expr(port.enable()),
-                ") begin",
-            );
-            let lhs = format!("{indent}  {name}[{}] <= ", expr(port.address()).flat());
-            statement(&mut out, &lhs, &expr(port.data()), ";");
-            out.push(format!("{indent}end"));
         }
-        if decl.reset().is_some() {
-            out.push("    end".into());
-        }
-        out.push("  end".into());
     }
-    out.push(String::new());
-    out.push("endmodule".into());
-    let mut text = out.join("\n");
-    text.push('\n');
-    text
 }
 
-/// Appends `prefix`, `value` broken over lines as needed, and `suffix`.
-fn statement(out: &mut Vec<String>, prefix: &str, value: &Doc, suffix: &str) {
-    let mut lines = value.lines(prefix.len(), suffix.len());
+/// Writes a comment: `text` after `prefix`, wrapped at words to fit the line width at the
+/// writer's indentation.
+fn comment(w: &mut CodeWriter, prefix: &str, text: &str) {
+    for line in layout::comment(w.indentation(), prefix, text) {
+        w.line(line);
+    }
+}
+
+/// Writes `prefix`, `value` broken over lines as needed, and `suffix`. [`Doc::lines`] aligns
+/// continuation lines in absolute columns; the writer adds its own indentation, so they are
+/// written without it.
+fn statement(w: &mut CodeWriter, prefix: &str, value: &Doc, suffix: &str) {
+    let margin = w.indentation();
+    let mut lines = value.lines(margin + prefix.len(), suffix.len());
     lines[0].insert_str(0, prefix);
     if let Some(last) = lines.last_mut() {
         last.push_str(suffix);
     }
-    out.extend(lines);
+    for (i, line) in lines.iter().enumerate() {
+        w.line(if i == 0 { line } else { &line[margin..] });
+    }
 }
 
 fn target_text(target: &Target) -> String {
