@@ -184,12 +184,7 @@ impl ConfigFlags {
 /// Runs `rtl-gen hash`.
 pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
-    limits::check(
-        "--vectors",
-        args.vectors as u64,
-        limits::MAX_VECTORS,
-        "vectors held in memory",
-    )?;
+    limits::check_vectors(args.vectors)?;
     limits::check(
         "--configs",
         args.configs as u64,

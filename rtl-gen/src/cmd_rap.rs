@@ -209,12 +209,7 @@ impl RapArgs {
 /// Runs `rtl-gen rap`.
 pub fn run(args: RapArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
-    limits::check(
-        "--vectors",
-        args.vectors as u64,
-        limits::MAX_VECTORS,
-        "vectors held in memory",
-    )?;
+    limits::check_vectors(args.vectors)?;
     let design = args.design()?;
     let plan = VectorPlan {
         seed: args.seed,

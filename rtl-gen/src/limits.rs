@@ -51,6 +51,16 @@ pub fn check(flag: &'static str, value: u64, max: u64, what: &str) -> Result<(),
     Ok(())
 }
 
+/// Refuses a `--vectors` of one testbench above [`MAX_VECTORS`] (`hash`, `rap`).
+pub fn check_vectors(vectors: usize) -> Result<(), Error> {
+    check(
+        "--vectors",
+        vectors as u64,
+        MAX_VECTORS,
+        "vectors held in memory",
+    )
+}
+
 /// The work of a congestion run (see [`MAX_CONGESTION_WORK`]) for `trials` per cell over cells
 /// of the given widths at `dims`, or `None` if it overflows `u64` (then it is over the limit).
 pub fn congestion_work(
