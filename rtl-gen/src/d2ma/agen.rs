@@ -12,15 +12,11 @@
 //! Outputs are combinational from the state and `mem_ready_i`, and zero when not valid. A
 //! transfer takes one cycle to load: the first chunk appears the cycle after `start_i`.
 
-use super::controller::entry_field;
+use super::fields::{entry_field, mode_is, tile_extent, MODE_BANK, MODE_HALO, WALK_BITS};
 use super::{D2maDesign, CHUNK_BYTES_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
 use models::d2ma::entry::{field, ENTRY_BITS};
 use std::ops::{Add, Mul, Not, Shl, Shr, Sub};
-
-/// Bits of the walk's row and column counters (a walked row or column is at most
-/// 255 + 2 x 65535 elements).
-pub const WALK_BITS: u32 = 18;
 
 /// The smaller of two equal-width values.
 fn min(a: Expr, b: Expr) -> Expr {
@@ -38,9 +34,6 @@ fn global_base(m: &mut Module, entry: &Signal, bits: u32) -> Expr {
     }
     entry.slice(f.lsb + bits - 1, f.lsb)
 }
-
-/// Bits of each dimension of a 2-D count: rows in the high byte, columns in the low one.
-const TILE_DIM_BITS: u32 = 8;
 
 /// Bits of the leading dimension in bytes: 16-bit elements shifted by up to 3.
 const LD_BYTES_BITS: u32 = 19;
@@ -161,19 +154,9 @@ impl Decoded {
         let count = m.wire_of("in_count", entry_field(entry, "count"));
         let stride = m.wire_of("in_stride", entry_field(entry, "stride"));
         let region = m.wire_of("in_region", entry_field(entry, "region"));
-        let halo = m.wire_of("in_halo", mode.expr().eq(Expr::constant(1, 2)));
+        let halo = m.wire_of("in_halo", mode_is(&mode, MODE_HALO));
         let z = |w| Expr::zeros(w);
-        let t = TILE_DIM_BITS;
-        let rows = Expr::mux(
-            two_d.expr(),
-            count.slice(2 * t - 1, t).zext(wb),
-            Expr::constant(1, wb),
-        );
-        let cols = Expr::mux(
-            two_d.expr(),
-            count.slice(t - 1, 0).zext(wb),
-            count.expr().zext(wb),
-        );
+        let (rows, cols) = tile_extent(two_d.expr(), &count);
         let hr = m.wire_of(
             "in_hr",
             Expr::mux(halo.expr(), entry_field(entry, "halo_rows").zext(wb), z(wb)),
@@ -305,7 +288,7 @@ impl Walk {
         );
         let estride = latched(m, "estride", stride.expr());
         let ldb = latched(m, "ldb", decoded.ldb.clone());
-        let bank = latched(m, "bank", decoded.mode.expr().eq(Expr::constant(2, 2)));
+        let bank = latched(m, "bank", mode_is(&decoded.mode, MODE_BANK));
         let run_n = latched(m, "run_n", entry_field(entry, "halo_cols"));
         let hr = latched(m, "hr", hr_in.expr());
         let hc = latched(m, "hc", hc_in.expr());

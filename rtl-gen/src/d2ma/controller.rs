@@ -15,17 +15,19 @@
 //!   completed entry therefore writes the global base last. A completion wins over an
 //!   ignition of the same entry in the same cycle.
 
+use super::fields::{entry_field, mode_is, tile_extent, MODE_BANK, MODE_HALO, WALK_BITS};
 use super::raw_check::END_BITS;
 use super::{D2maDesign, CFG_DATA_BITS, PART_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
-use models::d2ma::entry::{field, Part, ENTRY_BITS};
+use models::d2ma::entry::{field, Part, ENTRY_BITS, SHARED_SPACE};
 use std::ops::{Add, Mul, Not, Shl, Shr, Sub};
 
-/// The entry field `name` of the entry held in `entry`.
-pub fn entry_field(entry: &Signal, name: &str) -> Expr {
-    let f = field(name);
-    entry.slice(f.lsb + f.width - 1, f.lsb)
-}
+/// Bits of a walk's element count: rows times columns, each [`WALK_BITS`] wide.
+const ELEMENT_BITS: u32 = 2 * WALK_BITS + 1;
+
+/// Bits of the guard's unclamped end: the shared base plus the elements and their bank pads,
+/// shifted by up to 3 for the element size.
+const END_FULL_BITS: u32 = ELEMENT_BITS + 4;
 
 /// Builds, inside `m`, the span unit: the guard end `min(shared + span, 0x10000)` of the entry
 /// held in `entry` (see `models::d2ma::raw::Guard`), as a 17-bit wire named `<prefix>_end`.
@@ -34,32 +36,37 @@ pub fn span_end(m: &mut Module, prefix: &str, entry: &Signal) -> Signal {
     let count_w = m.wire_of(&format!("{prefix}_count"), count);
     let two_d = entry_field(entry, "two_d");
     let mode = m.wire_of(&format!("{prefix}_mode"), entry_field(entry, "mode"));
-    let halo = mode.expr().eq(Expr::constant(1, 2));
-    let bank = mode.expr().eq(Expr::constant(2, 2));
-    let rows = Expr::mux(
-        two_d.clone(),
-        count_w.slice(15, 8).zext(18),
-        Expr::constant(1, 18),
-    );
-    let cols = Expr::mux(two_d, count_w.slice(7, 0).zext(18), count_w.expr().zext(18));
-    let hr = entry_field(entry, "halo_rows").zext(18);
+    let halo = mode_is(&mode, MODE_HALO);
+    let bank = mode_is(&mode, MODE_BANK);
+    let (rows, cols) = tile_extent(two_d, &count_w);
+    let hr = entry_field(entry, "halo_rows").zext(WALK_BITS);
     let hc_sig = m.wire_of(&format!("{prefix}_hc"), entry_field(entry, "halo_cols"));
     let one = Expr::constant(1, 1);
-    let twice = |x: Expr| Expr::mux(halo.clone(), x.shl(one.clone()), Expr::constant(0, 18));
+    let twice = |x: Expr| {
+        Expr::mux(
+            halo.clone(),
+            x.shl(one.clone()),
+            Expr::constant(0, WALK_BITS),
+        )
+    };
     let walk_rows = m.wire_of(&format!("{prefix}_walk_rows"), rows.add(twice(hr)));
     let walk_cols = m.wire_of(
         &format!("{prefix}_walk_cols"),
-        cols.add(twice(hc_sig.expr().zext(18))),
+        cols.add(twice(hc_sig.expr().zext(WALK_BITS))),
     );
     let n = m.wire_of(
         &format!("{prefix}_elements"),
-        walk_rows.expr().zext(37).mul(walk_cols.expr().zext(37)),
+        walk_rows
+            .expr()
+            .zext(ELEMENT_BITS)
+            .mul(walk_cols.expr().zext(ELEMENT_BITS)),
     );
     // log2 of the (power-of-two) bank run: bit k is the OR of the run's bits whose index has k.
-    let lg_bits: Vec<Expr> = (0..4)
+    let run_bits = hc_sig.width();
+    let lg_bits: Vec<Expr> = (0..run_bits.trailing_zeros())
         .rev()
         .map(|k| {
-            (0..16)
+            (0..run_bits)
                 .filter(|i| i >> k & 1 == 1)
                 .map(|i| hc_sig.bit(i))
                 .reduce(|a, b| a.or(b))
@@ -69,21 +76,21 @@ pub fn span_end(m: &mut Module, prefix: &str, entry: &Signal) -> Signal {
     let lg = Expr::concat(lg_bits);
     let pads = Expr::mux(
         bank,
-        n.expr().sub(Expr::constant(1, 37)).shr(lg),
-        Expr::constant(0, 37),
+        n.expr().sub(Expr::constant(1, ELEMENT_BITS)).shr(lg),
+        Expr::constant(0, ELEMENT_BITS),
     );
-    let slots = n.expr().add(pads).zext(41);
+    let slots = n.expr().add(pads).zext(END_FULL_BITS);
     let bytes = slots.shl(entry_field(entry, "size"));
     let end = m.wire_of(
         &format!("{prefix}_end_full"),
-        entry_field(entry, "shared").zext(41).add(bytes),
+        entry_field(entry, "shared").zext(END_FULL_BITS).add(bytes),
     );
-    let limit = Expr::constant(1 << 16, 41);
+    let limit = Expr::constant(SHARED_SPACE, END_FULL_BITS);
     m.wire_of(
         &format!("{prefix}_end"),
         Expr::mux(
             limit.lt(end.expr()),
-            Expr::constant(1 << 16, END_BITS),
+            Expr::constant(SHARED_SPACE, END_BITS),
             end.slice(END_BITS - 1, 0),
         ),
     )

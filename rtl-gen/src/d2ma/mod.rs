@@ -16,6 +16,7 @@ pub mod agen;
 pub mod controller;
 pub mod cycle;
 pub mod engine;
+pub mod fields;
 pub mod raw_check;
 pub mod vectors;
 
