@@ -17,6 +17,6 @@ pub mod error;
 pub mod tool;
 
 pub use bits::Bits;
-pub use code::CodeWriter;
+pub use code::{CodeWriter, LINE_WIDTH};
 pub use error::Error;
 pub use tool::{first_error_lines, last_lines, run_logged, ExternalTool, Logged};

@@ -3,13 +3,18 @@
 //! baked, loadable, packed and pipelined from `w = 3` to `w = 1024`, every D²MA block at three
 //! sizes and three address widths) no line is longer than 120 characters and no operator has
 //! an operand its constant already decides (`1'b0 &`, `& 1'b1`, `| 1'b0`, `^ 4'h0`, a
-//! constant select `1'b1 ?`), which the builders fold instead.
+//! constant select `1'b1 ?`), which the builders fold instead. The testbenches of the largest
+//! of them fit the same width.
 
 mod common;
 
 use models::rap::{LayoutKind, Permutation};
-use rtl_gen::block::{Block, Header};
+use models::HashKind;
+use rtl_gen::block::{self, Block, Header};
+use rtl_gen::d2ma::vectors::D2maPlan;
 use rtl_gen::d2ma::{D2maDesign, Unit};
+use rtl_gen::hash::vectors::VectorPlan as HashPlan;
+use rtl_gen::rap::vectors::VectorPlan as RapPlan;
 use rtl_gen::rap::RapDesign;
 use rtl_gen::rtl::layout::WIDTH;
 use rtl_gen::rtl::verilog::emit;
@@ -185,4 +190,31 @@ fn d2ma_blocks_are_readable() {
         }
     }
     assert_readable(modules);
+}
+
+/// The testbench of each family's largest representative block: no line over the width (long
+/// port lists in the header and in the compared concatenation wrap).
+#[test]
+fn testbenches_fit_the_line_width() {
+    let hash = common::design(HashKind::BitwiseXor, 64, 65536, true, true);
+    let rap = RapDesign::from_seed(LayoutKind::Rap, 1024, 1, true, false)
+        .unwrap()
+        .with_packed()
+        .unwrap();
+    let mut sources = vec![
+        block::render(&hash, &HashPlan::default(), "rtl-gen test").testbench_source(),
+        block::render(&rap, &RapPlan::default(), "rtl-gen test").testbench_source(),
+    ];
+    for unit in [Unit::Agen, Unit::Controller, Unit::RawCheck, Unit::Engine] {
+        let d = D2maDesign::new(unit, 8, 4, 128).unwrap();
+        let plan = D2maPlan {
+            random: 1,
+            ..D2maPlan::default()
+        };
+        sources.push(block::render(&d, &plan, "rtl-gen test").testbench_source());
+    }
+    for source in sources {
+        let long: Vec<&str> = source.lines().filter(|l| l.len() > WIDTH).collect();
+        assert!(long.is_empty(), "{long:#?}");
+    }
 }

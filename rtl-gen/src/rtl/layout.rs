@@ -1,13 +1,13 @@
 //! Line breaking for the emitter: an expression as a tree of lists that print on one line when
 //! they fit in [`WIDTH`] columns and otherwise break between their items, each continuation
 //! aligned after the list's opening text (Wadler's pretty printer, cut down to what Verilog
-//! expressions need). Also the wrapping of comment text at word boundaries.
+//! expressions need). Comments wrap through [`hdl_util::CodeWriter::comment`].
 //!
 //! Breaking only ever happens between the tokens of an expression, so the text parses to the
 //! same expression tree on one line or on many.
 
-/// The longest line the emitter prints.
-pub const WIDTH: usize = 120;
+/// The longest line the emitter prints: the workspace's one limit.
+pub const WIDTH: usize = hdl_util::LINE_WIDTH;
 
 /// Text that may be broken over lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,47 +128,6 @@ impl Doc {
     }
 }
 
-/// `text` as comment lines that end by column [`WIDTH`] when written `margin` columns in:
-/// each line starts with `prefix` (the margin is not included), and
-/// a line broken at a space continues with `prefix` and two more spaces of indentation (on
-/// top of the text's own leading spaces). A word longer than a line (a JSON configuration, a
-/// permutation table) breaks after its commas; a piece with no comma to break at stays whole.
-pub fn comment(margin: usize, prefix: &str, text: &str) -> Vec<String> {
-    if text.is_empty() {
-        return vec![prefix.trim_end().to_string()];
-    }
-    let lead = text.len() - text.trim_start().len();
-    let continuation = format!("{prefix}{}  ", " ".repeat(lead));
-    let width = WIDTH.saturating_sub(margin);
-    let room = width.saturating_sub(continuation.len());
-    let mut lines = vec![format!("{prefix}{}", &text[..lead])];
-    let mut first_piece = true;
-    for word in text.split_whitespace() {
-        for (i, piece) in comma_pieces(word, room).into_iter().enumerate() {
-            let line = lines.last_mut().unwrap_or_else(|| unreachable!());
-            let glue = if i == 0 { " " } else { "" };
-            if first_piece {
-                line.push_str(piece);
-                first_piece = false;
-            } else if line.len() + glue.len() + piece.len() <= width {
-                line.push_str(glue);
-                line.push_str(piece);
-            } else {
-                lines.push(format!("{continuation}{piece}"));
-            }
-        }
-    }
-    lines
-}
-
-/// `word` whole when it fits in `room` columns, else cut after each of its commas.
-fn comma_pieces(word: &str, room: usize) -> Vec<&str> {
-    if word.len() <= room {
-        return vec![word];
-    }
-    word.split_inclusive(',').collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,31 +169,5 @@ mod tests {
         let one_a_line = chain(40, false).lines(20, 1);
         assert_eq!(one_a_line.len(), 40);
         assert_eq!(one_a_line[1], format!("{}addr_i[1] ^", " ".repeat(20)));
-    }
-
-    #[test]
-    fn comments_wrap_at_words() {
-        let long = format!("  cfg_i fields {}", "word ".repeat(40));
-        let lines = comment(0, "// ", long.trim_end());
-        assert!(lines.len() > 1);
-        assert!(lines.iter().all(|l| l.len() <= WIDTH));
-        assert!(lines[0].starts_with("//   cfg_i fields word"));
-        assert!(lines[1].starts_with("//     word"));
-        assert_eq!(comment(0, "// ", ""), ["//"]);
-    }
-
-    #[test]
-    fn long_words_break_after_commas() {
-        let table: Vec<String> = (0..64).map(|i| i.to_string()).collect();
-        let text = format!("Table 0: {}", table.join(","));
-        let lines = comment(0, "// ", &text);
-        assert!(lines.len() > 1);
-        assert!(lines.iter().all(|l| l.len() <= WIDTH), "{lines:?}");
-        let rejoined: String = lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| if i == 0 { &l[3..] } else { l[3..].trim_start() })
-            .collect();
-        assert_eq!(rejoined, text);
     }
 }

@@ -3,7 +3,7 @@
 //! memory processes), one function per phase, written through [`hdl_util::CodeWriter`] (the
 //! indented writer the testbench emitter shares). It never infers a width: every range and
 //! literal size comes from the representation. Long expressions and comments break over lines
-//! of at most [`layout::WIDTH`] columns ([`layout`]).
+//! of at most [`super::layout::WIDTH`] columns ([`super::layout`]).
 //!
 //! Conventions: ANSI port list with the clock and reset first, every data signal declared with
 //! an explicit range (`[0:0]` for one bit), every literal sized, chains of one associative
@@ -11,7 +11,7 @@
 //! tree), one `always` block per register and per memory, with asynchronous active-low reset.
 
 use super::ir::{BinaryOp, Expr, ExprKind, UnaryOp};
-use super::layout::{self, Doc};
+use super::layout::Doc;
 use super::module::{Direction, Module, PortRole, Target};
 use hdl_util::{Bits, CodeWriter};
 
@@ -19,7 +19,7 @@ use hdl_util::{Bits, CodeWriter};
 pub fn emit(module: &Module) -> String {
     let mut w = CodeWriter::new("  ");
     for line in module.header() {
-        comment(&mut w, "// ", line);
+        w.comment("// ", line);
     }
     w.blank();
     ports(&mut w, module);
@@ -44,7 +44,7 @@ fn ports(w: &mut CodeWriter, module: &Module) {
         let last = module.ports().len().saturating_sub(1);
         for (i, p) in module.ports().iter().enumerate() {
             if !p.doc().is_empty() {
-                comment(&mut list, "/// ", p.doc());
+                list.comment("/// ", p.doc());
             }
             let direction = match p.direction() {
                 Direction::Input => "input ",
@@ -188,14 +188,6 @@ fn memories(w: &mut CodeWriter, module: &Module) {
                 w.block(always, "end", writes);
             }
         }
-    }
-}
-
-/// Writes a comment: `text` after `prefix`, wrapped at words to fit the line width at the
-/// writer's indentation.
-fn comment(w: &mut CodeWriter, prefix: &str, text: &str) {
-    for line in layout::comment(w.indentation(), prefix, text) {
-        w.line(line);
     }
 }
 
@@ -528,7 +520,10 @@ mod tests {
             Expr::case(&s.expr(), vec![(0, v(1)), (1, v(2)), (2, v(4))], v(8)),
         );
         let text = emit(&m);
-        assert!(text.lines().all(|l| l.len() <= layout::WIDTH), "{text}");
+        assert!(
+            text.lines().all(|l| l.len() <= super::super::layout::WIDTH),
+            "{text}"
+        );
         assert!(
             text.contains("  assign y_o = a_i[0] | a_i[1] | a_i[2] |"),
             "{text}"
