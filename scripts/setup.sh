@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what rtl-gen needs and is missing (Yosys, Verilator, Icarus Verilog, ccache from
-# Debian), then builds the workspace. Safe to run again: it installs nothing that is present.
+# Installs what rtl-gen needs and is missing (Yosys, Verilator, Icarus Verilog, ccache, Python's
+# venv from Debian), then the pinned Python flow tools (FuseSoC, edalize, PeakRDL:
+# scripts/python-requirements.txt) into the virtual environment .venv/. Safe to run again: it
+# installs nothing that is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,6 +10,7 @@ missing=()
 for tool in yosys verilator iverilog ccache; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]} with apt-get" >&2
   sudo=""
@@ -18,3 +21,13 @@ fi
 for tool in yosys verilator iverilog; do
   command -v "$tool" >/dev/null 2>&1 || { echo "setup: $tool is still missing" >&2; exit 1; }
 done
+
+# The flow tools, in .venv/: created once, reinstalled when the pinned list changes (the copy in
+# .venv/ records what was installed).
+requirements=scripts/python-requirements.txt
+if ! cmp -s "$requirements" .venv/installed-requirements.txt; then
+  echo "setup: installing the Python flow tools ($requirements) into .venv/" >&2
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check -r "$requirements"
+  cp "$requirements" .venv/installed-requirements.txt
+fi

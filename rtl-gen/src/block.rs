@@ -14,15 +14,20 @@
 //! <out>/<name>/<name>.v ...   one file per module, the top first in `modules`
 //! <out>/<name>/<name>.json    the manifest (crate::manifest)
 //! <out>/<name>/<name>.f       the filelist, each file after the files it instantiates
-//! <out>/<name>/<name>.core    the FuseSoC core
+//! <out>/<name>/<name>.core    the FuseSoC core (crate::fusesoc), and one per part
+//! <out>/<name>/yosys_synth.tcl the Yosys script of the core's synth target
+//! <out>/<name>/<name>.rdl     the SystemRDL registers of its packed input ports, if any
 //! <out>/<name>/tb/            the self-checking testbench and its vector files
 //! ```
+//!
+//! Every module file has the testbench's `` `timescale `` after its header, so a simulator sees
+//! one time unit throughout.
 //!
 //! docs/DEVELOPING.md walks through adding a family.
 
 use crate::manifest::{
-    generator, Manifest, ManifestField, ManifestPort, ManifestReset, ManifestTestbench,
-    ManifestTiming, FORMAT_VERSION,
+    generator, Manifest, ManifestField, ManifestPart, ManifestPort, ManifestReset,
+    ManifestTestbench, ManifestTiming, FORMAT_VERSION,
 };
 use crate::output::Staging;
 use crate::rtl::{verilog, Module, PortRole};
@@ -63,6 +68,14 @@ pub trait Block {
     /// The fields of each packed port (a configurable hasher's `cfg_i`, a D²MA entry port),
     /// and the value that programs a given configuration; none by default.
     fn fields(&self) -> Vec<PortFields> {
+        Vec::new()
+    }
+
+    /// The blocks of their own among the modules (the D²MA engine's AGEN, controller array and
+    /// RAW check): each gets a FuseSoC core of its own, which the block's core depends on instead
+    /// of listing the part's file, so a design that also uses the part standalone reads its
+    /// module once. Each part is one module, named after it. None by default.
+    fn parts(&self) -> Vec<Identity> {
         Vec::new()
     }
 
@@ -277,7 +290,8 @@ impl Rendered {
     }
 
     /// Writes the block folder `<out_dir>/<top>` atomically ([`Staging`]): the RTL files, the
-    /// manifest, the filelist, the FuseSoC core, and the testbench with its vectors under
+    /// manifest, the filelist, the FuseSoC cores and their synthesis script, the SystemRDL
+    /// registers of a block with packed input ports, and the testbench with its vectors under
     /// `tb/`. Returns its path.
     pub fn write(&self, out_dir: &Path) -> Result<PathBuf, Error> {
         let manifest = &self.manifest;
@@ -288,7 +302,12 @@ impl Rendered {
         }
         staging.write(&format!("{name}.json"), &manifest.to_json())?;
         staging.write(&format!("{name}.f"), &manifest.filelist())?;
-        staging.write(&format!("{name}.core"), &manifest.core())?;
+        for (file, text) in crate::fusesoc::files(manifest) {
+            staging.write(&file, &text)?;
+        }
+        if let Some(rdl) = crate::rdl::description(manifest) {
+            staging.write(&format!("{name}.rdl"), &rdl)?;
+        }
         testbenches::write_testbench(&staging.path().join("tb"), &self.harness, &self.vectors)?;
         staging.commit()
     }
@@ -318,7 +337,23 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
     let stimulus = block.stimulus(plan);
     let files: Vec<(String, String)> = modules
         .iter()
-        .map(|m| (format!("{}.v", m.name()), verilog::emit(m)))
+        .map(|m| (format!("{}.v", m.name()), with_timescale(&verilog::emit(m))))
+        .collect();
+    let parts: Vec<ManifestPart> = block
+        .parts()
+        .into_iter()
+        .map(|part| {
+            assert!(
+                modules.iter().skip(1).any(|m| m.name() == part.name),
+                "{name}: part {} is one of its modules",
+                part.name
+            );
+            ManifestPart {
+                name: part.name,
+                family: part.family.into(),
+                kind: part.kind,
+            }
+        })
         .collect();
     let fields = block.fields();
     let manifest = Manifest {
@@ -349,6 +384,7 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
             .collect(),
         // Sub-modules first, so every file's dependencies precede it.
         rtl_files: files.iter().rev().map(|(f, _)| f.clone()).collect(),
+        parts,
         testbench: ManifestTestbench::for_block(
             &name,
             stimulus.vectors.len(),
@@ -362,6 +398,17 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
         harness,
         vectors: stimulus.vectors,
     }
+}
+
+/// `verilog`, a module's text, with the testbench's `` `timescale `` after its leading comment.
+fn with_timescale(verilog: &str) -> String {
+    let header: usize = verilog
+        .lines()
+        .take_while(|line| line.starts_with("//"))
+        .map(|line| line.len() + 1)
+        .sum();
+    let (comment, module) = verilog.split_at(header.min(verilog.len()));
+    format!("{comment}{}\n{module}", testbenches::TIMESCALE)
 }
 
 /// Renders `block` ([`render`]) and writes its folder `<out_dir>/<name>` atomically; returns

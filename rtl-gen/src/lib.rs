@@ -27,6 +27,7 @@ pub mod cosim;
 pub mod cuda;
 pub mod d2ma;
 pub mod error;
+pub mod fusesoc;
 pub mod hash;
 pub mod limits;
 pub mod manifest;
@@ -34,6 +35,7 @@ pub mod output;
 pub mod plot;
 pub mod qor;
 pub mod rap;
+pub mod rdl;
 pub mod rtl;
 pub mod swizzle;
 

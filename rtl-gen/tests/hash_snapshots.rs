@@ -22,7 +22,10 @@ fn fixed_bitvector_xor_figure_5() {
     let r = render(&figure_5(false, false), &VectorPlan::default(), COMMAND);
     insta::assert_snapshot!("fixed_bvxor_n14_b32_v", r.top_verilog());
     insta::assert_snapshot!("fixed_bvxor_n14_b32_json", r.manifest.to_json());
-    insta::assert_snapshot!("fixed_bvxor_n14_b32_core", r.manifest.core());
+    insta::assert_snapshot!(
+        "fixed_bvxor_n14_b32_core",
+        rtl_gen::fusesoc::core(&r.manifest)
+    );
     insta::assert_snapshot!("fixed_bvxor_n14_b32_f", r.manifest.filelist());
 }
 
@@ -31,6 +34,8 @@ fn configurable_pipelined_bitvector_xor_with_program() {
     let r = render(&figure_5(true, true), &VectorPlan::default(), COMMAND);
     insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_v", r.top_verilog());
     insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_json", r.manifest.to_json());
+    let rdl = rtl_gen::rdl::description(&r.manifest).expect("a configurable hasher has registers");
+    insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_rdl", rdl);
 }
 
 #[test]

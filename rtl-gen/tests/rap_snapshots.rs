@@ -22,7 +22,7 @@ fn baked_rap_figure_6() {
     let r = render(&figure_6(false, false), &VectorPlan::default(), COMMAND);
     insta::assert_snapshot!("rap_w4_v", r.top_verilog());
     insta::assert_snapshot!("rap_w4_json", r.manifest.to_json());
-    insta::assert_snapshot!("rap_w4_core", r.manifest.core());
+    insta::assert_snapshot!("rap_w4_core", rtl_gen::fusesoc::core(&r.manifest));
 }
 
 #[test]

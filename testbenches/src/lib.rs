@@ -42,4 +42,4 @@ pub use error::Error;
 pub use harness::{Harness, PortSpec, Timing, Vector};
 pub use hdl_util::Bits;
 pub use simulator::{simulator_by_name, CosimReport, Icarus, Simulator, Verilator};
-pub use testbench::{testbench_source, write_testbench, Testbench};
+pub use testbench::{testbench_source, write_testbench, Testbench, TIMESCALE};

@@ -16,9 +16,9 @@ const ERROR_LINES: usize = 30;
 /// Lint `files` with top module `top` under `verilator --lint-only -Wall --timing`, with no
 /// warning suppressed: any warning is a failure, reported with the tool's first lines.
 ///
-/// `--timescale 1ns/1ps` gives a default time unit to files without a `` `timescale `` (generated
-/// RTL has none, testbenches do), which Verilator 5 otherwise rejects as `TIMESCALEMOD`; it
-/// turns no warning off.
+/// `--timescale 1ns/1ps` gives a default time unit to files without a `` `timescale `` (rtl-gen's
+/// RTL and testbenches have one; a user's or another tool's file may not), which Verilator 5
+/// otherwise rejects as `TIMESCALEMOD`; it turns no warning off.
 pub fn verilator_lint(files: &[PathBuf], top: &str) -> Result<(), Error> {
     let tool = ExternalTool::find("verilator", "VERILATOR", "verilator")?;
     let mut cmd = tool.command();

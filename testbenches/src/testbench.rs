@@ -14,6 +14,10 @@ use crate::harness::{Harness, PortSpec, Timing, Vector};
 use hdl_util::Bits;
 use hdl_util::CodeWriter;
 
+/// The time unit and precision of every testbench and of every module rtl-gen writes beside it
+/// (one time unit throughout a design, as simulators and linters expect).
+pub const TIMESCALE: &str = "`timescale 1ns/1ps";
+
 /// At most this many `MISMATCH` lines are printed by a testbench.
 pub const MAX_REPORTED_MISMATCHES: usize = 10;
 
@@ -193,7 +197,7 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
     for line in &header {
         w.comment("// ", line);
     }
-    w.line("`timescale 1ns/1ps");
+    w.line(TIMESCALE);
     w.blank();
     w.line(format!("module {top};"));
     {

@@ -293,6 +293,13 @@ impl Block for D2maDesign {
         }
     }
 
+    fn parts(&self) -> Vec<Identity> {
+        match self.block {
+            Unit::Engine => engine::parts(self).iter().map(Block::identity).collect(),
+            Unit::Agen | Unit::Controller | Unit::RawCheck => Vec::new(),
+        }
+    }
+
     fn modules(&self, header: &Header) -> Vec<Module> {
         let top = header.of(self);
         match self.block {

@@ -37,8 +37,8 @@ impl Simulator for Verilator {
         let mdir = make_work_dir(work_dir, "verilator")?;
 
         // --binary implies --timing in Verilator 5.006 too; it is passed anyway for clarity and
-        // for versions where it might not. --timescale gives RTL without `timescale the
-        // testbench's unit instead of failing with TIMESCALEMOD.
+        // for versions where it might not. --timescale gives a file without `timescale (not
+        // rtl-gen's, which have the testbench's) that unit instead of failing with TIMESCALEMOD.
         // Verilator writes the paths of its source files into the C++ it generates, so the
         // build runs in the testbench's folder and names the testbench by its bare file name:
         // the same testbench and DUT then give the same C++, which ccache serves whatever folder
