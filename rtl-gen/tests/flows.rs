@@ -83,6 +83,9 @@ fn generate(out: &Path, args: &[&str]) -> (PathBuf, Value) {
     (out.join(top), manifest)
 }
 
+/// The D²MA engine every test here generates: 2 CTAs, 2 buffers.
+const ENGINE: &[&str] = &["d2ma", "engine", "--ctas", "2", "--buffers", "2"];
+
 /// The VLNV of a block's core.
 fn vlnv(manifest: &Value) -> String {
     rtl_gen::fusesoc::vlnv(
@@ -158,18 +161,7 @@ fn every_fusesoc_target_of_a_rap_converter_passes() {
 
 #[test]
 fn every_fusesoc_target_of_the_d2ma_engine_passes() {
-    every_target_passes(&[
-        "d2ma",
-        "engine",
-        "--ctas",
-        "2",
-        "--buffers",
-        "2",
-        "--global-bits",
-        "24",
-        "--vectors",
-        "20",
-    ]);
+    every_target_passes(&[ENGINE, &["--global-bits", "24", "--vectors", "20"]].concat());
 }
 
 #[test]
@@ -301,27 +293,19 @@ fn generating_core(mask: u32) -> String {
     )
 }
 
-/// The text of the generated hasher under `work`.
-fn generated_hasher(work: &Path) -> String {
-    let found = walk(work)
-        .into_iter()
-        .find(|p| p.ends_with("hash_bvxor_n8_b4/hash_bvxor_n8_b4.v"))
-        .expect("the generator wrote the block");
-    std::fs::read_to_string(found).unwrap()
-}
-
-/// Every file under `dir`.
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
+/// The generator's folder of each build under `work` that wrote the hasher, with the
+/// hasher's text.
+fn generated_hashers(work: &Path) -> Vec<(PathBuf, String)> {
+    let cache = work.join("build/user_demo_generated_0.1.0/default/generator_cache");
+    std::fs::read_dir(cache)
+        .expect("the generator ran")
+        .map(|entry| {
+            let folder = entry.unwrap().path();
+            let text = std::fs::read_to_string(folder.join("hash_bvxor_n8_b4/hash_bvxor_n8_b4.v"))
+                .expect("the generator wrote the block");
+            (folder, text)
+        })
+        .collect()
 }
 
 #[test]
@@ -331,8 +315,7 @@ fn the_generator_regenerates_a_block_on_every_build() {
     let work = tmp.path().join("work");
     std::fs::create_dir_all(&user).unwrap();
     let generator = repo().join("fusesoc");
-    let mut texts = Vec::new();
-    for mask in [3, 1] {
+    let build = |mask: u32| {
         std::fs::write(user.join("generated.core"), generating_core(mask)).unwrap();
         let o = fusesoc(
             &work,
@@ -342,9 +325,26 @@ fn the_generator_regenerates_a_block_on_every_build() {
         );
         assert!(o.status.success(), "mask {mask}: {}", printed(&o));
         assert!(printed(&o).contains("Generating"), "{}", printed(&o));
-        texts.push(generated_hasher(&work));
-    }
-    assert!(texts[0].contains("--mask 3") && texts[1].contains("--mask 1"));
+    };
+    build(3);
+    let first = generated_hashers(&work);
+    assert_eq!(first.len(), 1);
+    assert!(first[0].1.contains("--mask 3"), "{}", first[0].1);
+    // The same request again: the generator runs again into a fresh folder.
+    let stale = first[0].0.join("stale");
+    std::fs::write(&stale, "from the first build").unwrap();
+    build(3);
+    assert!(
+        !stale.exists(),
+        "the second build reused the first one's output"
+    );
+    // Another parameter: a block of its own.
+    build(1);
+    let texts: Vec<String> = generated_hashers(&work)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    assert!(texts.iter().any(|t| t.contains("--mask 1")), "{texts:?}");
 }
 
 /// The assignment driving the packed input port `port` of `manifest`'s block from the register
@@ -514,16 +514,7 @@ fn a_filelist_works_from_any_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, manifest) = generate(
         &tmp.path().join("blocks"),
-        &[
-            "d2ma",
-            "engine",
-            "--ctas",
-            "2",
-            "--buffers",
-            "2",
-            "--vectors",
-            "5",
-        ],
+        &[ENGINE, &["--vectors", "5"]].concat(),
     );
     let top = manifest["top"].as_str().unwrap();
     let filelist = dir.join(format!("{top}.f"));
