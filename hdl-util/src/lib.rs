@@ -5,13 +5,15 @@
 //!   configuration words;
 //! - [`ExternalTool`]: finding Verilator, Icarus Verilog, Yosys... (environment override, then
 //!   `PATH`, with an install hint when missing), and [`run_logged`] with its output helpers
-//!   [`first_error_lines`] and [`last_lines`];
+//!   [`first_error_lines`] and [`last_lines`]; every tool runs through [`children`], so that
+//!   an interrupt ends it too;
 //! - [`CodeWriter`]: an indented text builder with an indent guard, for every emitter of
 //!   Verilog.
 
 #![warn(missing_docs)]
 
 pub mod bits;
+pub mod children;
 pub mod code;
 pub mod error;
 pub mod tool;

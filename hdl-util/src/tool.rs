@@ -48,11 +48,7 @@ impl ExternalTool {
     /// line printed by `--version`, or by `-V` for tools that have no `--version` (Icarus).
     pub fn version(&self) -> Result<String, Error> {
         for flag in ["--version", "-V"] {
-            let output = self
-                .command()
-                .arg(flag)
-                .stdin(Stdio::null())
-                .output()
+            let output = crate::children::output(self.command().arg(flag).stdin(Stdio::null()))
                 .map_err(|e| Error::io(format!("running {} {flag}", self.path.display()), e))?;
             if !output.status.success() {
                 continue;
@@ -122,20 +118,18 @@ pub fn run_logged(mut cmd: Command, log: &Path, timeout: Duration) -> Result<Log
         .map_err(|e| Error::io(format!("opening {}", log.display()), e))?;
     cmd.stdin(Stdio::null()).stdout(file).stderr(file2);
     let start = Instant::now();
-    let mut child = cmd
-        .spawn()
+    let mut running = crate::children::spawn(&mut cmd)
         .map_err(|e| Error::io(format!("starting {describe}"), e))?;
     let mut pause = Duration::from_millis(1);
     let status = loop {
-        match child
+        match running
+            .child()
             .try_wait()
             .map_err(|e| Error::io(format!("waiting for {describe}"), e))?
         {
             Some(status) => break Some(status),
             None if start.elapsed() >= timeout => {
-                // Already exited or unkillable: either way there is nothing more to wait for.
-                let _ = child.kill();
-                let _ = child.wait();
+                running.kill();
                 break None;
             }
             None => {

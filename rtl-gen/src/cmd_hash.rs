@@ -108,12 +108,13 @@ impl ConfigFlags {
     pub fn object(&self) -> Result<HashConfigObject, Error> {
         if let Some(path) = &self.config {
             let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
-            let config_error = |e: serde_json::Error| Error::ConfigFile {
+            let config_error = |e: rtl_gen::json_input::JsonError| Error::ConfigFile {
                 path: path.clone(),
                 message: e.to_string(),
             };
-            let mut value: serde_json::Value = serde_json::from_str(&text).map_err(config_error)?;
+            let value = rtl_gen::json_input::parse_value(&text).map_err(config_error)?;
             // A block's manifest carries the configuration object under "configuration".
+            let mut key = None;
             if value.get("generator").is_some() {
                 match value.get("family").and_then(serde_json::Value::as_str) {
                     Some("hash") | None => {}
@@ -127,11 +128,11 @@ impl ConfigFlags {
                         })
                     }
                 }
-                if let Some(configuration) = value.get_mut("configuration") {
-                    value = configuration.take();
+                if value.get("configuration").is_some() {
+                    key = Some("configuration");
                 }
             }
-            return serde_json::from_value(value).map_err(config_error);
+            return rtl_gen::json_input::parse(&text, key).map_err(config_error);
         }
         let (Some(kind), Some(addr_bits), Some(banks)) = (self.kind, self.addr_bits, self.banks)
         else {

@@ -214,14 +214,14 @@ fn parse_layout(text: &str, tile: &Tile) -> Result<(Layout, AddressMap), Error> 
         Some(file) => {
             let path = Path::new(file);
             let json = std::fs::read_to_string(path).map_err(Error::io(path))?;
-            let object = serde_json::from_str::<serde_json::Value>(&json)
-                .ok()
-                .map(|v| v.get("configuration").cloned().unwrap_or(v))
-                .and_then(|v| serde_json::from_value::<HashConfigObject>(v).ok())
-                .ok_or_else(|| Error::ConfigFile {
-                    path: path.into(),
-                    message: "not a hash configuration object (see docs/HASH.md)".into(),
-                })?;
+            let config_error = |e: rtl_gen::json_input::JsonError| Error::ConfigFile {
+                path: path.into(),
+                message: format!("{e} (a hash configuration object: see docs/HASH.md)"),
+            };
+            let value = rtl_gen::json_input::parse_value(&json).map_err(config_error)?;
+            let key = value.get("configuration").map(|_| "configuration");
+            let object: HashConfigObject =
+                rtl_gen::json_input::parse(&json, key).map_err(config_error)?;
             match object.validate()? {
                 (_, Some(config)) => Layout::Hash(config),
                 (_, None) => {

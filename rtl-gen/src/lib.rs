@@ -29,6 +29,7 @@ pub mod d2ma;
 pub mod error;
 pub mod fusesoc;
 pub mod hash;
+pub mod json_input;
 pub mod limits;
 pub mod manifest;
 pub mod output;

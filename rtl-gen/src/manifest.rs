@@ -178,9 +178,14 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// Reads the manifest of the block in `dir` (`<dir>/<dir name>.json`).
+    /// Reads the manifest of the block in `dir` (`<dir>/<dir name>.json`); `dir` may be `.` or
+    /// end in `..` (the folder's own name is read from its resolved path).
     pub fn load(dir: &Path) -> Result<(Manifest, PathBuf), Error> {
-        let name = dir
+        let resolved = dir.canonicalize().map_err(|e| Error::NotABlock {
+            path: dir.into(),
+            message: format!("not a block folder ({e})"),
+        })?;
+        let name = resolved
             .file_name()
             .and_then(|n| n.to_str())
             .ok_or_else(|| Error::NotABlock {
@@ -199,8 +204,10 @@ impl Manifest {
             path: path.clone(),
             message,
         };
-        let value: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| not_a_manifest(format!("not a manifest of this rtl-gen: {e}")))?;
+        let not_read = |e: crate::json_input::JsonError| {
+            not_a_manifest(format!("not a manifest of this rtl-gen: {e}"))
+        };
+        let value = crate::json_input::parse_value(&text).map_err(not_read)?;
         match value
             .get("format_version")
             .and_then(serde_json::Value::as_u64)
@@ -218,8 +225,7 @@ impl Manifest {
                 ))
             }
         }
-        let manifest = serde_json::from_value(value)
-            .map_err(|e| not_a_manifest(format!("not a manifest of this rtl-gen: {e}")))?;
+        let manifest = crate::json_input::parse(&text, None).map_err(not_read)?;
         Ok((manifest, path))
     }
 

@@ -64,16 +64,8 @@ fn quick_start_generates_and_cosimulates() {
         "{}",
         stdout(&o)
     );
-    let o = rtl_gen(
-        tmp.path(),
-        &[
-            "cosim",
-            "out/hash_bvxor_n14_b32",
-            "--simulator",
-            "iverilog",
-            "--json",
-        ],
-    );
+    // From inside the block folder, `.` names the block.
+    let o = rtl_gen(&block, &["cosim", ".", "--simulator", "iverilog", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(report["report"]["passed"], 16384);
@@ -417,17 +409,38 @@ fn bad_config_files_and_output_folders() {
         (
             "malformed.json",
             "{\"kind\": \"modulo\", addr_bits: 8}",
-            "malformed.json: key must be a string",
+            "malformed.json: line 1 column 20: key must be a string",
         ),
         (
             "truncated.json",
             "{\"kind\": \"modulo\", \"addr_bits\": 8",
-            "truncated.json: EOF",
+            "truncated.json: line 1 column 33, key `addr_bits`: EOF",
         ),
         (
             "unknown.json",
             "{\"kind\": \"modulo\", \"addr_bits\": 8, \"banks\": 4, \"bank\": 2}",
-            "unknown field `bank`",
+            "line 1 column 53, key `bank`: unknown field `bank`",
+        ),
+        // A type error names its key, line and column (serde alone gives neither key nor place).
+        (
+            "type.json",
+            "{\"kind\": \"modulo\",\n \"addr_bits\": \"8\", \"banks\": 4}",
+            "type.json: line 2 column 17, key `addr_bits`: invalid type: string \"8\", expected u32",
+        ),
+        // A repeated key is refused, not \"the last one wins\".
+        (
+            "twice.json",
+            "{\"kind\": \"modulo\", \"addr_bits\": 8,\n \"banks\": 4,\n \"banks\": 8}",
+            "twice.json: line 3 column 8, key `banks`: appears twice",
+        ),
+        // In a manifest, the key path runs through its configuration.
+        (
+            "manifest.json",
+            concat!(
+                "{\"generator\": \"rtl-gen 0.1.0\", \"family\": \"hash\", \"configuration\":\n",
+                " {\"kind\": \"modulo\", \"addr_bits\": 8, \"banks\": -4}}"
+            ),
+            "line 2 column 47, key `configuration.banks`: invalid value: integer `-4`",
         ),
     ];
     for (file, text, fragment) in cases {

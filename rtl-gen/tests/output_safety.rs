@@ -255,6 +255,74 @@ fn interrupted_generations_leave_no_staging_folder() {
     assert_eq!(staging_in(&tmp.path().join("o")), Vec::<String>::new());
 }
 
+/// Processes (other than this test) whose command line or working folder lies under `dir`.
+fn processes_under(dir: &Path) -> Vec<String> {
+    let dir = dir.canonicalize().unwrap();
+    let me = std::process::id().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter(|e| e.file_name().to_string_lossy() != me)
+        .filter_map(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            let cwd = std::fs::read_link(e.path().join("cwd")).ok();
+            (cmdline.contains(&*dir.to_string_lossy()) || cwd.is_some_and(|c| c.starts_with(&dir)))
+                .then_some(cmdline)
+        })
+        .collect()
+}
+
+#[test]
+fn an_interrupted_cosim_ends_its_simulator() {
+    let tmp = tempfile::tempdir().unwrap();
+    assert!(rtl_gen(tmp.path(), &["rap", "--w", "32", "--out", "o"])
+        .status
+        .success());
+    let block = tmp.path().join("o/rap_w32");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(["cosim", "o/rap_w32"])
+        .current_dir(tmp.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The build log appears as Verilator starts; give it a moment to start make and g++.
+    let start = Instant::now();
+    while !block.join("build/verilator/build.log").exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no build started"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: sending a signal to our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    let start = Instant::now();
+    loop {
+        let left = processes_under(tmp.path());
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "still running: {left:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The next run builds again and passes.
+    let o = rtl_gen(tmp.path(), &["cosim", "o/rap_w32"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn concurrent_runs_into_one_output_both_succeed() {
     let tmp = tempfile::tempdir().unwrap();

@@ -85,15 +85,16 @@ impl YosysRun {
 /// be found or started.
 pub(crate) fn run_commands(flags: &[&str], commands: &str) -> Result<YosysRun, Error> {
     let yosys = tool::find_yosys()?;
-    let out = yosys
-        .command()
-        .args(flags)
-        .args(["-p", commands])
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| Error::YosysMissing {
-            detail: format!("{} does not run: {e}", yosys.program.display()),
-        })?;
+    let out = hdl_util::children::output(
+        yosys
+            .command()
+            .args(flags)
+            .args(["-p", commands])
+            .stdin(Stdio::null()),
+    )
+    .map_err(|e| Error::YosysMissing {
+        detail: format!("{} does not run: {e}", yosys.program.display()),
+    })?;
     Ok(YosysRun {
         success: out.status.success(),
         log: String::from_utf8_lossy(&out.stdout).into_owned()

@@ -214,11 +214,7 @@ fn command_line(yosys: &Yosys, work: &Path) -> String {
 }
 
 fn run_yosys(yosys: &Yosys, work: &Path, top: &str) -> Result<(), Error> {
-    let out = yosys
-        .command()
-        .args(YOSYS_ARGS)
-        .current_dir(work)
-        .output()
+    let out = hdl_util::children::output(yosys.command().args(YOSYS_ARGS).current_dir(work))
         .map_err(|e| Error::YosysMissing {
             detail: format!("{} does not run: {e}", yosys.program.display()),
         })?;

@@ -44,13 +44,11 @@ fn find_yosys_as(env_var: &str) -> Result<Yosys, Error> {
             detail: other.to_string(),
         },
     })?;
-    let out = tool
-        .command()
-        .arg("-V")
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| Error::YosysMissing {
-            detail: format!("{} does not run: {e}", tool.path.display()),
+    let out =
+        hdl_util::children::output(tool.command().arg("-V").stdin(Stdio::null())).map_err(|e| {
+            Error::YosysMissing {
+                detail: format!("{} does not run: {e}", tool.path.display()),
+            }
         })?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     match parse_yosys_version(&stdout) {

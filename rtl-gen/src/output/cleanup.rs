@@ -120,8 +120,9 @@ fn remove_live() {
     }
 }
 
-/// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove this process's staging folders
-/// and files, then exit with status 128 + the signal's number (130 for SIGINT, 143 for
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that end the tools this process runs
+/// (Verilator, Icarus, Yosys: [`hdl_util::children`]), remove its staging folders and files,
+/// then exit with status 128 + the signal's number (130 for SIGINT, 143 for
 /// SIGTERM), as a shell reports a process killed by it. Call once, early in `main`.
 pub fn install_signal_handlers() -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -130,6 +131,7 @@ pub fn install_signal_handlers() -> std::io::Result<()> {
         .name("rtl-gen-signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                hdl_util::children::terminate_all(Duration::from_secs(2));
                 remove_live();
                 std::process::exit(128 + signal);
             }
