@@ -100,7 +100,7 @@ mod tests {
         let mut running = spawn(Command::new("sh").args(["-c", "sleep 30 & wait"])).unwrap();
         let group = running.record.0;
         assert!(RUNNING.lock().unwrap().contains(&group));
-        terminate_all(Duration::from_secs(5));
+        terminate_all(Duration::from_millis(300));
         let status = running.child().wait().unwrap();
         assert!(!status.success());
         // SAFETY: probing the group (signal 0); it is gone, so nothing is signalled.

@@ -3,6 +3,7 @@
 
 use crate::cli::{named_or_all, OrAll};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use models::search::{plan, search, Heuristic, Report, Trace};
 use models::{Geometry, HashKind};
 use rtl_gen::hash::search_report;
@@ -26,7 +27,10 @@ The trace format is described in docs/TRACE_FORMAT.md.
 Examples:
   rtl-gen search --trace kernels/fwt.trace --addr-bits 14 --banks 32 --kind all --heuristic all --out out/fwt
   rtl-gen hash --config out/fwt/best-bitwise-xor.json --out out/
-  rtl-gen search --trace kernels/*.trace --summary --out out/suite")]
+  rtl-gen search --trace kernels/*.trace --summary --out out/suite
+
+On a terminal, a spinner shows the trace being searched and the time spent (--quiet: none).
+A search space too large for about a minute is refused before it starts (docs/LIMITS.md).")]
 pub struct SearchArgs {
     /// Trace files, one warp access per line (several: one output folder per trace).
     #[arg(long, required = true, num_args = 1..)]
@@ -56,6 +60,8 @@ pub struct SearchArgs {
     /// After the reports, print the percentage of conflicts removed per trace as a Markdown table.
     #[arg(long)]
     summary: bool,
+    #[command(flatten)]
+    quiet: crate::cli::QuietArg,
     #[command(flatten)]
     output: crate::output_args::OutputArgs,
 }
@@ -162,25 +168,42 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     for (parent, folder) in &destinations {
         Staging::check(parent, folder)?;
     }
+    // On a terminal, a search of up to a minute per trace shows what it is doing and for how
+    // long (indicatif draws nothing when stderr is not a terminal).
+    let bar = if args.quiet.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(traces.len() as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} searching {msg} ({pos}/{len} traces)")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
     let mut reports: Vec<(String, Report)> = Vec::new();
     for ((name, trace), (parent, folder)) in traces.iter().zip(&destinations) {
+        bar.set_message(format!("{name} ({} heuristics)", plan.len()));
         let report = search(trace, geometry, &plan);
+        bar.inc(1);
         let staging = Staging::folder(parent, folder)?;
         for (file, contents) in search_report::files(name, trace, &report) {
             staging.write(&file, &contents)?;
         }
         let written = staging.commit()?;
-        if args.json {
-            println!("{}", search_report::json(name, &report));
-        } else {
-            print!("{}", search_report::text(name, &report));
-            println!("files: {}", written.display());
-            if several {
-                println!();
+        bar.suspend(|| {
+            if args.json {
+                println!("{}", search_report::json(name, &report));
+            } else {
+                print!("{}", search_report::text(name, &report));
+                println!("files: {}", written.display());
+                if several {
+                    println!();
+                }
             }
-        }
+        });
         reports.push((name.clone(), report));
     }
+    bar.finish_and_clear();
     if args.summary {
         print!("{}", search_report::summary(&reports));
     }
