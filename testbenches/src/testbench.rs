@@ -130,13 +130,16 @@ fn write_hex_lines(path: &Path, values: impl Iterator<Item = Bits>) -> Result<()
 /// `$fatal` (Icarus' `vvp` exits with status 1, a Verilator binary aborts with SIGABRT);
 /// otherwise with `$finish` (status 0).
 ///
-/// A clocked DUT with combinational outputs ([`Timing::Clocked`]) gets the same clock and reset
-/// and one vector per cycle, checked 1 ns after it is applied, before the rising edge.
+/// A clocked DUT with combinational outputs ([`Timing::Clocked`]) gets a 10 ns clock and one
+/// vector per cycle, checked 1 ns after it is applied, before the rising edge. A pipelined DUT
+/// gets one vector per cycle and `latency - 1` drain cycles; besides the latency check, each
+/// vector fails if the outputs move between the moment its inputs are applied and the next
+/// rising edge (outputs that are not registered), and its outputs must read zero in reset.
 ///
-/// A pipelined DUT gets a 10 ns clock, two cycles of reset, one vector per cycle and
-/// `latency - 1` drain cycles; besides the latency check, each vector fails if the outputs move
-/// between the moment its inputs are applied and the next rising edge (outputs that are not
-/// registered).
+/// Both are reset three times, in the middle of operation too (see `push_clocked`): at power-on,
+/// with the clock stopped (an asynchronous reset acts without an edge) and held over two edges;
+/// the vectors run again from vector 0 after each reset, so the reset state is checked by the
+/// golden model's own expected values.
 ///
 /// # Panics
 /// If `vectors` is 0 (a memory `[0:-1]` is not Verilog).
@@ -189,6 +192,13 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
     header.push(format!(
         "Prints at most {MAX_REPORTED_MISMATCHES} MISMATCH lines, then exactly one line `{dut}: P passed, F failed`."
     ));
+    if clocked {
+        header.push(
+            "Resets: at power-on, with the clock stopped, and over two edges; the vectors run \
+             from vector 0 after each (phases 1, 2, 3 in MISMATCH lines)."
+                .into(),
+        );
+    }
     header.push(
         "Ends with $fatal (a non-zero exit status) if F > 0 or the vector files do not load."
             .into(),
@@ -231,10 +241,10 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
             });
             {
                 let mut w = w.indent();
-                match pipelined {
-                    None if clocked => push_clocked(&mut w),
-                    None => push_combinational(&mut w),
-                    Some(latency) => push_pipelined(&mut w, latency),
+                if clocked {
+                    push_clocked(&mut w, pipelined);
+                } else {
+                    push_combinational(&mut w);
                 }
                 w.line(format!(
                     "$display(\"{dut}: %0d passed, %0d failed\", tb_passed, tb_failed);"
@@ -283,9 +293,9 @@ fn declarations(
     w.line("wire [OUT_W-1:0] tb_got;");
     if pipelined.is_some() {
         w.line("reg [OUT_W-1:0] tb_last;");
-        w.line("reg tb_fail [0:N-1];");
     }
     if clocked {
+        w.line("reg tb_fail [0:N-1];");
         w.line("reg tb_clk;");
         w.line("reg tb_rst_n;");
     }
@@ -293,6 +303,11 @@ fn declarations(
         w.line(format!("integer {name};"));
     }
     w.line("reg tb_load_ok;");
+    if clocked {
+        for name in ["tb_k", "tb_end", "tb_phase"] {
+            w.line(format!("integer {name};"));
+        }
+    }
     if pipelined.is_some() {
         w.line("integer tb_c;");
     }
@@ -353,13 +368,26 @@ fn load(w: &mut CodeWriter, mem: &str, width: &str, file: &str) {
     );
 }
 
-/// Reports one mismatch (bounded by `MAX_REPORTS`).
-fn report(w: &mut CodeWriter, index: &str, input: &str, expected: &str, note: &str) {
+/// Reports one mismatch (bounded by `MAX_REPORTS`); `note` is appended to the line, with the
+/// value of `tb_phase` when `phase` is set.
+fn report(
+    w: &mut CodeWriter,
+    (index, input, expected): (&str, &str, &str),
+    note: &str,
+    phase: bool,
+) {
+    let (phase_format, phase_arg) = if phase {
+        (" phase %0d", ", tb_phase")
+    } else {
+        ("", "")
+    };
     w.block("if (tb_reports < MAX_REPORTS) begin", "end", |w| {
         w.line(format!(
-            "$display(\"MISMATCH vector %0d in=%h expected=%h got=%h{note}\","
+            "$display(\"MISMATCH vector %0d in=%h expected=%h got=%h{phase_format}{note}\","
         ));
-        w.line(format!("         {index}, {input}, {expected}, tb_got);"));
+        w.line(format!(
+            "         {index}, {input}, {expected}, tb_got{phase_arg});"
+        ));
     });
     w.line("tb_reports = tb_reports + 1;");
 }
@@ -374,23 +402,11 @@ fn apply_and_check(w: &mut CodeWriter) {
         "end else begin",
         |w| {
             w.line("tb_failed = tb_failed + 1;");
-            report(w, "tb_i", "tb_stim", "expected_mem[tb_i]", "");
+            report(w, ("tb_i", "tb_stim", "expected_mem[tb_i]"), "", false);
         },
     );
     w.indent().line("tb_passed = tb_passed + 1;");
     w.line("end");
-}
-
-/// Two clock cycles in reset, released at a falling edge.
-fn reset(w: &mut CodeWriter) {
-    w.line("tb_clk = 1'b0;");
-    w.line("tb_rst_n = 1'b0;");
-    w.line("tb_stim = {IN_W{1'b0}};");
-    w.line("// Two clock cycles in reset, released at a falling edge.");
-    w.block("repeat (2) begin", "end", |w| {
-        w.line("#5 tb_clk = 1'b1;");
-        w.line("#5 tb_clk = 1'b0;");
-    });
 }
 
 /// The check loop of a combinational DUT: apply, settle 1 ns, compare.
@@ -402,59 +418,152 @@ fn push_combinational(w: &mut CodeWriter) {
     );
 }
 
-/// The check loop of a clocked DUT with combinational outputs: reset, then per vector apply at
-/// the falling edge, compare 1 ns later, and raise the clock that commits the vector.
-fn push_clocked(w: &mut CodeWriter) {
-    reset(w);
+/// Reports one mismatch of a clocked DUT, with the phase it was seen in, and marks vector
+/// `index` failed.
+fn report_clocked(w: &mut CodeWriter, index: &str, input: &str, expected: &str, note: &str) {
+    w.line(format!("tb_fail[{index}] = 1'b1;"));
+    report(w, (index, input, expected), note, true);
+}
+
+/// Checks that a pipelined DUT's registered outputs read zero, their reset value, while
+/// `rst_ni` is low; a failure counts against vector 0, the first checked after the reset.
+fn check_reset_outputs(w: &mut CodeWriter, pipelined: Option<u32>) {
+    if pipelined.is_some() {
+        w.line("#1;");
+        w.block("if (tb_got !== {OUT_W{1'b0}}) begin", "end", |w| {
+            report_clocked(
+                w,
+                "0",
+                "tb_stim",
+                "{OUT_W{1'b0}}",
+                " (outputs not at their reset value while rst_ni is low)",
+            );
+        });
+    }
+}
+
+/// The check loop of a clocked DUT. Every run starts from a reset and covers the vectors from
+/// 0, so the golden model's expected values (computed from reset) hold after each reset:
+///
+/// 1. power-on reset (two clock cycles), then vectors 0 .. K-1, K about N/2 (moved on past
+///    vectors whose expected outputs are all zero, so that a reset shows);
+/// 2. `rst_ni` asserted with the clock stopped and released before any edge (an asynchronous
+///    reset must act without one), then every vector;
+/// 3. `rst_ni` asserted in the low phase and held over two rising edges (the reset wins over
+///    whatever the inputs write), then vectors 0 .. min(N, 4096)-1.
+///
+/// A pipelined DUT's outputs are checked to be zero during each reset; a clocked DUT's reset
+/// state is read by the vectors right after it.
+fn push_clocked(w: &mut CodeWriter, pipelined: Option<u32>) {
+    w.block(
+        "for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin",
+        "end",
+        |w| w.line("tb_fail[tb_i] = 1'b0;"),
+    );
+    w.line("tb_phase = 1;");
+    w.line("tb_clk = 1'b0;");
+    w.line("tb_rst_n = 1'b0;");
+    w.line("tb_stim = {IN_W{1'b0}};");
+    w.line("// Phase 1: two clock cycles in reset, released at a falling edge; vectors 0 .. K-1.");
+    w.block("repeat (2) begin", "end", |w| {
+        w.line("#5 tb_clk = 1'b1;");
+        w.line("#5 tb_clk = 1'b0;");
+    });
+    check_reset_outputs(w, pipelined);
     w.line("tb_rst_n = 1'b1;");
-    w.line("// One vector per cycle: applied after the falling edge, checked before the rising");
-    w.line("// edge that commits it.");
+    w.line("tb_k = (N + 1) / 2;");
+    w.block(
+        "while (tb_k < N && expected_mem[tb_k - 1] == {OUT_W{1'b0}}) begin",
+        "end",
+        |w| w.line("tb_k = tb_k + 1;"),
+    );
+    w.line("tb_end = tb_k;");
+    run_vectors(w, pipelined);
+    w.line("// Phase 2: reset with the clock stopped (no edge while rst_ni is low); all vectors.");
+    w.line("tb_phase = 2;");
+    w.line("#2 tb_rst_n = 1'b0;");
+    check_reset_outputs(w, pipelined);
+    w.line("#1 tb_rst_n = 1'b1;");
+    w.line("tb_end = N;");
+    run_vectors(w, pipelined);
+    w.line("// Phase 3: reset asserted in the low phase and held over two rising edges.");
+    w.line("tb_phase = 3;");
+    w.line("#2 tb_rst_n = 1'b0;");
+    w.line("#3 tb_clk = 1'b1;");
+    w.line("#5 tb_clk = 1'b0;");
+    w.line("#5 tb_clk = 1'b1;");
+    w.line("#5 tb_clk = 1'b0;");
+    check_reset_outputs(w, pipelined);
+    w.line("tb_rst_n = 1'b1;");
+    w.line("tb_end = (N < 4096) ? N : 4096;");
+    run_vectors(w, pipelined);
     w.block(
         "for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin",
         "end",
         |w| {
-            apply_and_check(w);
+            w.block("if (tb_fail[tb_i]) begin", "end else begin", |w| {
+                w.line("tb_failed = tb_failed + 1;");
+            });
+            w.indent().line("tb_passed = tb_passed + 1;");
+            w.line("end");
+        },
+    );
+}
+
+/// Vectors 0 .. `tb_end`-1 from the reset just released, one per cycle, for a clocked or a
+/// pipelined DUT; starts and ends with the clock low.
+fn run_vectors(w: &mut CodeWriter, pipelined: Option<u32>) {
+    match pipelined {
+        None => run_clocked(w),
+        Some(latency) => run_pipelined(w, latency),
+    }
+}
+
+/// One vector per cycle of a clocked DUT with combinational outputs: applied after the falling
+/// edge, checked 1 ns later, before the rising edge that commits it.
+fn run_clocked(w: &mut CodeWriter) {
+    w.block(
+        "for (tb_i = 0; tb_i < tb_end; tb_i = tb_i + 1) begin",
+        "end",
+        |w| {
+            w.line("tb_stim = stimulus_mem[tb_i];");
+            w.line("#1;");
+            w.block("if (tb_got !== expected_mem[tb_i]) begin", "end", |w| {
+                report_clocked(w, "tb_i", "tb_stim", "expected_mem[tb_i]", "");
+            });
             w.line("#4 tb_clk = 1'b1;");
             w.line("#5 tb_clk = 1'b0;");
         },
     );
 }
 
-/// The clocked check loop of a pipelined DUT (see [`testbench_source`]).
-fn push_pipelined(w: &mut CodeWriter, latency: u32) {
-    w.block(
-        "for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin",
-        "end",
-        |w| {
-            w.line("tb_fail[tb_i] = 1'b0;");
-        },
-    );
-    reset(w);
+/// One vector per cycle of a pipelined DUT, then `LATENCY - 1` cycles to drain (the last
+/// stimulus held). Besides the latency check, a vector fails if the outputs move between the
+/// moment its inputs are applied and the next rising edge (outputs that are not registered).
+fn run_pipelined(w: &mut CodeWriter, latency: u32) {
     w.line("tb_last = tb_got;");
-    w.line("tb_rst_n = 1'b1;");
-    w.line("// One vector per cycle, then LATENCY - 1 cycles to drain the pipeline.");
     w.block(
-        "for (tb_c = 0; tb_c < N + LATENCY - 1; tb_c = tb_c + 1) begin",
+        "for (tb_c = 0; tb_c < tb_end + LATENCY - 1; tb_c = tb_c + 1) begin",
         "end",
         |w| {
-            w.line(
-                "// Falling edge: apply the next stimulus (the last one is held while draining).",
-            );
-            w.block("if (tb_c < N) begin", "end", |w| {
+            w.block("if (tb_c < tb_end) begin", "end", |w| {
                 w.line("tb_stim = stimulus_mem[tb_c];");
             });
             w.line("#1;");
             w.line("// Registered outputs must not follow the inputs before the rising edge.");
-            w.block("if (tb_c < N && tb_got !== tb_last) begin", "end", |w| {
-                w.line("tb_fail[tb_c] = 1'b1;");
-                report(
-                    w,
-                    "tb_c",
-                    "tb_stim",
-                    "tb_last",
-                    " (changed before the clock edge: not registered)",
-                );
-            });
+            w.block(
+                "if (tb_c < tb_end && tb_got !== tb_last) begin",
+                "end",
+                |w| {
+                    report_clocked(
+                        w,
+                        "tb_c",
+                        "tb_stim",
+                        "tb_last",
+                        " (changed before the clock edge: not registered)",
+                    );
+                },
+            );
             w.line("#4 tb_clk = 1'b1;");
             w.line("#1;");
             // With LATENCY == 1 every cycle has an output to check and the index is the cycle
@@ -465,8 +574,7 @@ fn push_pipelined(w: &mut CodeWriter, latency: u32) {
                     format!("if (tb_got !== expected_mem[{index}]) begin"),
                     "end",
                     |w| {
-                        w.line(format!("tb_fail[{index}] = 1'b1;"));
-                        report(
+                        report_clocked(
                             w,
                             index,
                             &format!("stimulus_mem[{index}]"),
@@ -485,17 +593,6 @@ fn push_pipelined(w: &mut CodeWriter, latency: u32) {
             }
             w.line("tb_last = tb_got;");
             w.line("#4 tb_clk = 1'b0;");
-        },
-    );
-    w.block(
-        "for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin",
-        "end",
-        |w| {
-            w.block("if (tb_fail[tb_i]) begin", "end else begin", |w| {
-                w.line("tb_failed = tb_failed + 1;");
-            });
-            w.indent().line("tb_passed = tb_passed + 1;");
-            w.line("end");
         },
     );
 }
@@ -558,7 +655,9 @@ mod tests {
         for needle in [
             "localparam integer LATENCY = 3;",
             ".clk_i(tb_clk),\n    .rst_ni(tb_rst_n),",
-            "for (tb_c = 0; tb_c < N + LATENCY - 1; tb_c = tb_c + 1) begin",
+            "for (tb_c = 0; tb_c < tb_end + LATENCY - 1; tb_c = tb_c + 1) begin",
+            "#2 tb_rst_n = 1'b0;\n      #1;\n      if (tb_got !== {OUT_W{1'b0}}) begin",
+            "tb_end = (N < 4096) ? N : 4096;",
             "if (tb_c >= LATENCY - 1) begin",
             "expected_mem[tb_c - LATENCY + 1]",
             "not registered",
@@ -578,10 +677,19 @@ mod tests {
             "tb_stim = stimulus_mem[tb_i];\n        #1;\n        if (tb_got !== expected_mem[tb_i]) begin",
             "#4 tb_clk = 1'b1;",
             "// Timing: clocked, combinational outputs",
+            // The asynchronous reset with the clock stopped: no edge between assert and release.
+            "tb_phase = 2;\n      #2 tb_rst_n = 1'b0;\n      #1 tb_rst_n = 1'b1;\n      tb_end = N;",
+            "tb_phase = 3;",
         ] {
             assert!(text.contains(needle), "missing {needle:?} in\n{text}");
         }
-        assert!(!text.contains("LATENCY") && !text.contains("tb_fail[") && !text.contains("tb_c "));
+        // Three runs of vectors, each from a reset.
+        assert_eq!(
+            text.matches("for (tb_i = 0; tb_i < tb_end; tb_i = tb_i + 1)")
+                .count(),
+            3
+        );
+        assert!(!text.contains("LATENCY") && !text.contains("tb_c "));
     }
 
     #[test]
