@@ -325,7 +325,7 @@ impl Block for D2maDesign {
                 plan.random
             ),
             Unit::Agen => format!(
-                "{} directed transfers (sgemv, strided, transposed, 2-D, halo in 9 regions, bank), then {} random transfers with memory back-pressure; {} cycles",
+                "{} directed transfers (sgemv, strided, transposed, 2-D, halo in 9 regions, bank, one starting in the last requested segment), then {} random transfers with memory back-pressure; {} cycles",
                 vectors::directed_transfers().len() + plan.transfers.len(),
                 plan.random,
                 vectors.len()

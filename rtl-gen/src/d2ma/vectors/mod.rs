@@ -7,8 +7,9 @@
 //!   (parts in any order, writes to busy entries, part code 3), ignitions, completions and
 //!   reads, so `dma_execute` restarts (a new global base after completion) occur too.
 //! - AGEN (one vector a cycle): the directed transfers (the sgemv vector of Fig. 8, strided
-//!   and transposed reads, a 2-D tile, halos in all nine regions, bank-conflict padding, any
-//!   given with `--transfer`), then random valid entries, with `mem_ready_i` low at random,
+//!   and transposed reads, a 2-D tile, halos in all nine regions, bank-conflict padding, a
+//!   transfer starting inside the segment the previous one last requested, any given with
+//!   `--transfer`), then random valid entries, with `mem_ready_i` low at random,
 //!   idle gaps, and starts while busy (ignored).
 //! - Engine (one vector a cycle): SAXPY on two CTAs (Fig. 12: x and y buffered at once, loads
 //!   that alias them waiting, then released), then random whole-entry configurations and

@@ -138,6 +138,23 @@ pub fn directed_transfers() -> Vec<(String, BufferEntry)> {
             ..tile
         },
     ));
+    // A transfer that starts inside the segment the previous one last requested must request
+    // it again (the AGEN forgets its last segment at a load): 8 floats at 0x9000 end in the
+    // segment at 0x9000, and the next 8 start at 0x9040 within it.
+    let short = BufferEntry {
+        global: 0x9000,
+        count: 8,
+        ..sgemv
+    };
+    out.push(("8 floats at 0x9000".to_string(), short));
+    out.push((
+        "8 floats starting inside the segment the previous transfer last requested".to_string(),
+        BufferEntry {
+            global: 0x9040,
+            shared: 0x40,
+            ..short
+        },
+    ));
     out
 }
 
