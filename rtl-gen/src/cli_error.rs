@@ -51,6 +51,27 @@ pub fn error_line(message: &str) -> String {
     printable(&line)
 }
 
+/// The message of rtl-gen's error `e` for a run given `args`: a model's out-of-range value is
+/// named by the flag that gave it (`--banks 3: out of range: ...`) when the command line has
+/// that flag, by its key otherwise (a `--config` file's `banks = 3 ...`).
+pub fn message(e: &rtl_gen::Error, args: &[String]) -> String {
+    if let rtl_gen::Error::Model(models::Error::OutOfRange {
+        name,
+        value,
+        allowed,
+    }) = e
+    {
+        let flag = format!("--{}", name.replace('_', "-"));
+        let given = args
+            .iter()
+            .any(|a| *a == flag || a.strip_prefix(&flag).is_some_and(|v| v.starts_with('=')));
+        if given {
+            return format!("{flag} {value}: out of range: allowed {allowed}");
+        }
+    }
+    e.to_string()
+}
+
 /// A command-line error as one line, or `None` for help and version output (printed by clap
 /// as they are). A negative number given to a flag is named with the flag; otherwise clap's
 /// first line, then the allowed values of an enum flag (`[possible values: ...]`), with its
@@ -111,6 +132,24 @@ mod tests {
             "{line}"
         );
         assert_eq!(printable("a\u{1b}[31mb\tc"), "a\\u{1b}[31mb\\tc");
+    }
+
+    #[test]
+    fn out_of_range_values_are_named_by_their_flag_when_given_by_one() {
+        let e = rtl_gen::Error::Model(models::Error::OutOfRange {
+            name: "segment_bytes".into(),
+            value: "100".into(),
+            allowed: "32, 64 or 128".into(),
+        });
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            message(&e, &args(&["rtl-gen", "d2ma", "agen", "--segment-bytes=100"])),
+            "--segment-bytes 100: out of range: allowed 32, 64 or 128"
+        );
+        assert_eq!(
+            message(&e, &args(&["rtl-gen", "hash", "--config", "c.json"])),
+            "segment_bytes = 100 is out of range: allowed 32, 64 or 128"
+        );
     }
 
     #[test]

@@ -146,7 +146,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", cli_error::error_line(&e.to_string()));
+            eprintln!("error: {}", cli_error::error_line(&cli_error::message(&e, &args)));
             ExitCode::from(2)
         }
     }
