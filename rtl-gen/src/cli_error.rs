@@ -143,7 +143,10 @@ mod tests {
         });
         let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(
-            message(&e, &args(&["rtl-gen", "d2ma", "agen", "--segment-bytes=100"])),
+            message(
+                &e,
+                &args(&["rtl-gen", "d2ma", "agen", "--segment-bytes=100"])
+            ),
             "--segment-bytes 100: out of range: allowed 32, 64 or 128"
         );
         assert_eq!(

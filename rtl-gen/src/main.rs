@@ -146,7 +146,10 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", cli_error::error_line(&cli_error::message(&e, &args)));
+            eprintln!(
+                "error: {}",
+                cli_error::error_line(&cli_error::message(&e, &args))
+            );
             ExitCode::from(2)
         }
     }

@@ -436,7 +436,7 @@ fn check_reset_outputs(w: &mut CodeWriter, pipelined: Option<u32>) {
                 "0",
                 "tb_stim",
                 "{OUT_W{1'b0}}",
-                " (outputs not at their reset value while rst_ni is low)",
+                " (not at reset value in reset)",
             );
         });
     }
@@ -560,7 +560,7 @@ fn run_pipelined(w: &mut CodeWriter, latency: u32) {
                         "tb_c",
                         "tb_stim",
                         "tb_last",
-                        " (changed before the clock edge: not registered)",
+                        " (moved before the edge: not registered)",
                     );
                 },
             );
