@@ -134,15 +134,15 @@ fn manifest_configuration_feeds_back() {
 const BAD: &[(&[&str], &str)] = &[
     (
         &["--kind", "modulo", "--addr-bits", "14", "--banks", "24"],
-        "banks = 24",
+        "--banks 24: out of range",
     ),
     (
         &["--kind", "modulo", "--addr-bits", "4", "--banks", "32"],
-        "banks = 32",
+        "--banks 32: out of range",
     ),
     (
         &["--kind", "modulo", "--addr-bits", "65", "--banks", "32"],
-        "addr_bits = 65",
+        "--addr-bits 65: out of range",
     ),
     (
         &["--kind", "bitvector", "--addr-bits", "14", "--banks", "32"],
@@ -159,7 +159,7 @@ const BAD: &[(&[&str], &str)] = &[
             "--k",
             "10",
         ],
-        "k = 10",
+        "--k 10: out of range",
     ),
     (
         &[
@@ -176,7 +176,7 @@ const BAD: &[(&[&str], &str)] = &[
             "--mask",
             "1",
         ],
-        "k1 = 10",
+        "--k1 10: out of range",
     ),
     (
         &[
@@ -193,7 +193,7 @@ const BAD: &[(&[&str], &str)] = &[
             "--mask",
             "1",
         ],
-        "k2 = 14",
+        "--k2 14: out of range",
     ),
     (
         &[
@@ -210,7 +210,7 @@ const BAD: &[(&[&str], &str)] = &[
             "--mask",
             "0x20",
         ],
-        "mask = 0x20",
+        "--mask 0x20: out of range",
     ),
     (
         &[

@@ -75,7 +75,11 @@ fn bad_traces_exit_2_with_one_line_naming_the_line() {
         ],
     );
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("heuristic = mih"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--heuristic mih: out of range"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -40,9 +40,9 @@ fn bad_permutations_are_refused_naming_the_culprit() {
     );
     refused(
         &["rap", "--w", "1"],
-        "w = 1 is out of range: allowed 2 to 1024",
+        "--w 1: out of range: allowed 2 to 1024",
     );
-    refused(&["rap", "--w", "2048"], "w = 2048 is out of range");
+    refused(&["rap", "--w", "2048"], "--w 2048: out of range");
     refused(
         &["rap", "--ras", "--shifts", "0,5,1"],
         "5 is out of range: each shift is 0 to 2",
@@ -53,7 +53,7 @@ fn bad_permutations_are_refused_naming_the_culprit() {
     );
     refused(
         &["rap", "--w", "7", "--wide"],
-        "w = 7 is out of range: allowed an even number",
+        "--w 7: out of range: allowed an even number",
     );
     refused(
         &["rap", "--storage", "packed", "--loadable"],
@@ -69,7 +69,7 @@ fn bad_permutations_are_refused_naming_the_culprit() {
     );
     refused(
         &["rap", "--dims", "4", "--w", "2048"],
-        "w = 2048 is out of range",
+        "--w 2048: out of range",
     );
     refused(
         &["congestion", "--scheme", "xyz"],
@@ -77,7 +77,7 @@ fn bad_permutations_are_refused_naming_the_culprit() {
     );
     refused(
         &["congestion", "--dims", "4", "--pattern", "diagonal"],
-        "pattern = diagonal",
+        "--pattern diagonal: out of range",
     );
     refused(
         &["congestion", "--dims", "3"],
