@@ -308,7 +308,9 @@ impl Rendered {
         if let Some(rdl) = crate::rdl::description(manifest) {
             staging.write(&format!("{name}.rdl"), &rdl)?;
         }
+        let writing = crate::output::cleanup::writing();
         testbenches::write_testbench(&staging.path().join("tb"), &self.harness, &self.vectors)?;
+        drop(writing);
         staging.commit()
     }
 }

@@ -3,7 +3,8 @@
 
 use rand::Rng;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
 /// The prefix of every staging name: `.rtl-gen-staging.<name>.<pid>.<random>`.
@@ -11,6 +12,28 @@ pub const STAGING_PREFIX: &str = ".rtl-gen-staging.";
 
 /// Staging folders and files this process has under way, removed if a signal ends it.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Held shared by every write into a staging path and every swap of a result into place, and
+/// taken exclusively by the signal handler: a writer blocked on it can no longer recreate a
+/// staging folder the handler removed (`create_dir_all` would), nor leave a swap half done.
+static WRITING: RwLock<()> = RwLock::new(());
+
+/// Set by the signal handler before it takes [`WRITING`]: a write that has not started waits
+/// for the exit (the lock alone would let a reader in between two holders).
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// The shared hold on [`WRITING`] for one write or swap; never nest two in one thread. Once a
+/// signal is being handled, it never returns: the process is about to exit.
+pub fn writing() -> RwLockReadGuard<'static, ()> {
+    let guard = WRITING.read().unwrap_or_else(|e| e.into_inner());
+    if STOPPING.load(Ordering::SeqCst) {
+        drop(guard);
+        loop {
+            std::thread::park();
+        }
+    }
+    guard
+}
 
 /// A fresh staging path for `name` in `dir`: `.rtl-gen-staging.<name>.<pid>.<8 hex digits>`.
 pub fn staging_path(dir: &Path, name: &str) -> PathBuf {
@@ -105,19 +128,16 @@ pub fn remove_stale(dir: &Path) {
     }
 }
 
-/// Removes every registered staging path. Another thread may still be writing into one, so
-/// each is removed until it stays gone (a few tries).
+/// Removes every registered staging path, once no thread writes into one: the exclusive hold
+/// on [`WRITING`] waits for the writes under way and is kept until the process exits.
 fn remove_live() {
+    STOPPING.store(true, Ordering::SeqCst);
+    let stopped = WRITING.write().unwrap_or_else(|e| e.into_inner());
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
     for path in live.iter() {
-        for _ in 0..20 {
-            let _ = remove(path);
-            std::thread::sleep(Duration::from_millis(2));
-            if std::fs::symlink_metadata(path).is_err() {
-                break;
-            }
-        }
+        let _ = remove(path);
     }
+    std::mem::forget(stopped);
 }
 
 /// Installs handlers for SIGINT, SIGTERM and SIGHUP that end the tools this process runs

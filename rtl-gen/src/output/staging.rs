@@ -43,7 +43,9 @@ impl Staging {
         fs::create_dir_all(out_dir).map_err(Error::io(out_dir))?;
         cleanup::remove_stale(out_dir);
         let staged = Registered::new(cleanup::staging_path(out_dir, name));
+        let writing = cleanup::writing();
         fs::create_dir(staged.path()).map_err(Error::io(staged.path()))?;
+        drop(writing);
         let staging = Self {
             staged,
             out_dir: out_dir.to_path_buf(),
@@ -63,6 +65,7 @@ impl Staging {
     /// Writes `contents` to `relative` inside the folder, creating subfolders.
     pub fn write(&self, relative: &str, contents: &str) -> Result<(), Error> {
         let path = self.path().join(relative);
+        let _writing = cleanup::writing();
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(Error::io(parent))?;
         }
@@ -102,6 +105,7 @@ fn swap_in(
     name: &str,
     found: &Found,
 ) -> Result<Option<Registered>, Error> {
+    let _writing = cleanup::writing();
     let aside = if *found == Found::Absent {
         None
     } else {
@@ -134,7 +138,10 @@ pub fn write_file(path: &Path, contents: &[u8]) -> Result<(), Error> {
     cleanup::remove_stale(dir);
     let staged = Registered::new(cleanup::staging_path(dir, &name));
     let result = (|| {
-        fs::write(staged.path(), contents).map_err(Error::io(path))?;
+        {
+            let _writing = cleanup::writing();
+            fs::write(staged.path(), contents).map_err(Error::io(path))?;
+        }
         let lock = DirLock::acquire(dir)?;
         let found = file_state(path);
         check_replaceable(path, &found)?;
@@ -147,6 +154,7 @@ pub fn write_file(path: &Path, contents: &[u8]) -> Result<(), Error> {
             }
             return Ok(());
         }
+        let _writing = cleanup::writing();
         fs::rename(staged.path(), path).map_err(Error::io(path))
     })();
     if result.is_err() {
