@@ -143,6 +143,7 @@ fn main() -> ExitCode {
         Command::Kernels(args) => cmd_kernels::run(args),
         Command::Swizzle(args) => cmd_swizzle::run(args, &command_line()),
     };
+    rtl_gen::output::cleanup::await_signal_exit();
     match result {
         Ok(code) => code,
         Err(e) => {

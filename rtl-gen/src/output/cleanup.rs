@@ -22,6 +22,17 @@ static WRITING: RwLock<()> = RwLock::new(());
 /// for the exit (the lock alone would let a reader in between two holders).
 static STOPPING: AtomicBool = AtomicBool::new(false);
 
+/// Waits for the exit when a signal is being handled (its handler ends the process with the
+/// signal's status): a command whose tool the handler ended must not exit first with an error
+/// of its own. Returns at once otherwise.
+pub fn await_signal_exit() {
+    if STOPPING.load(Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
 /// The shared hold on [`WRITING`] for one write or swap; never nest two in one thread. Once a
 /// signal is being handled, it never returns: the process is about to exit.
 pub fn writing() -> RwLockReadGuard<'static, ()> {
@@ -131,7 +142,6 @@ pub fn remove_stale(dir: &Path) {
 /// Removes every registered staging path, once no thread writes into one: the exclusive hold
 /// on [`WRITING`] waits for the writes under way and is kept until the process exits.
 fn remove_live() {
-    STOPPING.store(true, Ordering::SeqCst);
     let stopped = WRITING.write().unwrap_or_else(|e| e.into_inner());
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
     for path in live.iter() {
@@ -151,6 +161,7 @@ pub fn install_signal_handlers() -> std::io::Result<()> {
         .name("rtl-gen-signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                STOPPING.store(true, Ordering::SeqCst);
                 hdl_util::children::terminate_all(Duration::from_secs(2));
                 remove_live();
                 std::process::exit(128 + signal);
