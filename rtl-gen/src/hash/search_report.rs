@@ -1,6 +1,7 @@
 //! What `rtl-gen search` writes: the text table, the JSON report, the configuration files, the
 //! heat map of bank loads and the suite summary.
 
+use crate::plot::heatmap::{self, Labels, Panel};
 use models::search::{best, best_per_kind, Detail, Found, Report, Trace};
 use models::{Geometry, HashConfig, HashConfigObject, HashFunction};
 use serde_json::{json, Value};
@@ -256,62 +257,26 @@ pub fn heatmap(name: &str, trace: &Trace, after: &HashConfig) -> String {
     };
     let bank_mask = g.bank_mask();
     let panels = [
-        ("before: modulo".to_string(), loads(&|a| a & bank_mask)),
-        (
-            format!("after: {} {}", after.kind(), config_text(after)),
-            loads(&|a| after.bank(a)),
-        ),
+        Panel {
+            title: "before: modulo".to_string(),
+            cells: loads(&|a| a & bank_mask),
+        },
+        Panel {
+            title: format!("after: {} {}", after.kind(), config_text(after)),
+            cells: loads(&|a| after.bank(a)),
+        },
     ];
-    let peak = panels
-        .iter()
-        .flat_map(|(_, l)| l.iter().flatten())
-        .copied()
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    let (cell_w, cell_h) = (8usize, 3usize);
-    let (panel_w, top, gap) = (banks * cell_w, 40usize, 40usize);
-    let width = 2 * panel_w + 3 * gap;
-    let height = top + rows * cell_h + 30;
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">"#
-    );
-    let _ = writeln!(
-        svg,
-        r#"<text x="{gap}" y="14">{}: bank loads per warp access (rows: first {rows} of {} accesses; columns: {banks} banks; darkest = {peak})</text>"#,
-        escape(name),
+    let title = format!(
+        "{name}: bank loads of the first {rows} of {} warp accesses",
         trace.accesses.len()
     );
-    for (p, (title, l)) in panels.iter().enumerate() {
-        let x0 = gap + p * (panel_w + gap);
-        let _ = writeln!(svg, r#"<text x="{x0}" y="32">{}</text>"#, escape(title));
-        let _ = writeln!(
-            svg,
-            r##"<rect x="{x0}" y="{top}" width="{panel_w}" height="{}" fill="#ffffff" stroke="#888888"/>"##,
-            rows * cell_h
-        );
-        for (r, row) in l.iter().enumerate() {
-            for (b, &load) in row.iter().enumerate().filter(|(_, &v)| v > 0) {
-                let shade = 255 - (load * 255 / peak) as u8;
-                let _ = writeln!(
-                    svg,
-                    r##"<rect x="{}" y="{}" width="{cell_w}" height="{cell_h}" fill="#ff{shade:02x}{shade:02x}"/>"##,
-                    x0 + b * cell_w,
-                    top + r * cell_h
-                );
-            }
-        }
-    }
-    svg.push_str("</svg>\n");
-    svg
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    let labels = Labels {
+        title: &title,
+        x_desc: "bank",
+        y_desc: "warp access",
+        count_desc: "distinct addresses per bank",
+    };
+    heatmap::svg(&labels, &panels)
 }
 
 /// The suite summary: per kernel, the percentage of the modulo baseline's replays each

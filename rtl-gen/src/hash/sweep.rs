@@ -14,7 +14,7 @@ use crate::block;
 use crate::hash::vectors::VectorPlan;
 use crate::hash::HashDesign;
 use crate::manifest::generator;
-use crate::plot::{line_chart, push, Axes, Legend, Marker};
+use crate::plot::{line_chart, push, Axes, Marker};
 use crate::qor::{self, BlockSynth};
 use crate::Error;
 use models::{Geometry, HashConfig, HashConfigObject, HashFunction, HashKind};
@@ -414,8 +414,8 @@ pub fn write_outputs(results: &SweepResults, out: &Path) -> Result<Vec<PathBuf>,
     Ok(written)
 }
 
-/// Colours of the lines, one per kind in [`HashKind::ALL`] order.
-/// An SVG of `value` against the bank count (log2 axis), one line per kind.
+/// An SVG of `value` against the bank count (log2 axis), one line per kind (a colour and a
+/// marker per kind, in [`HashKind::ALL`] order).
 pub fn plot(
     results: &SweepResults,
     label: &str,
@@ -431,7 +431,8 @@ pub fn plot(
             .position(|k| k.name() == p.kind)
             .unwrap_or(0);
         let point = ((p.banks as f64).log2(), v);
-        push(&mut series, &p.kind, colour, Marker::Dot, point);
+        let marker = Marker::ALL[colour % Marker::ALL.len()];
+        push(&mut series, &p.kind, colour, marker, point);
     }
     let variant = if results.configurable {
         "configurable"
@@ -454,7 +455,6 @@ pub fn plot(
         y_desc: label,
         log_y: false,
         x_log2: true,
-        legend: Legend::UpperLeft,
     };
     line_chart(&axes, &series)
 }

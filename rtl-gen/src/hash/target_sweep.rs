@@ -12,7 +12,7 @@ use crate::block;
 use crate::hash::vectors::VectorPlan;
 use crate::hash::HashDesign;
 use crate::manifest::generator;
-use crate::plot::{line_chart, push, Axes, Legend, Marker};
+use crate::plot::{line_chart, push, Axes, Marker};
 use crate::qor::{self, BlockSynth};
 use crate::Error;
 use models::{HashConfigObject, HashKind};
@@ -277,7 +277,8 @@ pub fn plot(
             .iter()
             .position(|k| k.name() == p.kind)
             .unwrap_or(0);
-        push(&mut series, &p.kind, colour, Marker::Dot, (t, v));
+        let marker = Marker::ALL[colour % Marker::ALL.len()];
+        push(&mut series, &p.kind, colour, marker, (t, v));
     }
     let library = results
         .liberty
@@ -294,11 +295,6 @@ pub fn plot(
         y_desc,
         log_y: false,
         x_log2: false,
-        legend: if diagonal {
-            Legend::LowerRight
-        } else {
-            Legend::UpperRight
-        },
     };
     line_chart(&axes, &series)
 }

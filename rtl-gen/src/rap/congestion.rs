@@ -2,7 +2,7 @@
 //! block per scheme, patterns down, `w` across, as the paper's Table II), the comparison with
 //! the paper, the JSON lines and the SVG plot.
 
-use crate::plot::{line_chart, push, Axes, Legend, Marker};
+use crate::plot::{line_chart, push, Axes, Marker};
 use models::rap::{paper, CellResult, Pattern, Scheme};
 use std::fmt::Write;
 
@@ -149,7 +149,7 @@ pub fn json_lines(results: &[CellResult]) -> String {
 }
 
 /// An SVG of the mean congestion against `w` (both axes logarithmic): one line per scheme and
-/// pattern, a colour per scheme and a marker per pattern.
+/// pattern, a colour per scheme and a marker per pattern (so every line has its own pair).
 pub fn plot(results: &[CellResult]) -> String {
     let mut series = Vec::new();
     let scheme_list = schemes(results);
@@ -161,7 +161,9 @@ pub fn plot(results: &[CellResult]) -> String {
             .unwrap_or(0);
         let marker = match r.cell.pattern {
             Pattern::Contiguous => Marker::Dot,
-            Pattern::Stride(_) => Marker::Triangle,
+            Pattern::Stride(1) => Marker::Triangle,
+            Pattern::Stride(2) => Marker::Square,
+            Pattern::Stride(_) => Marker::Diamond,
             Pattern::Diagonal => Marker::Cross,
             Pattern::Random => Marker::Ring,
             Pattern::Malicious => Marker::OpenTriangle,
@@ -179,7 +181,6 @@ pub fn plot(results: &[CellResult]) -> String {
         y_desc: "mean congestion",
         log_y: true,
         x_log2: true,
-        legend: Legend::UpperLeft,
     };
     line_chart(&axes, &series)
 }
