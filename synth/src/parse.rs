@@ -90,6 +90,48 @@ pub fn parse_stat(text: &str, top: &str) -> Option<Stat> {
     Some(sections.swap_remove(pick).1)
 }
 
+/// Parses the document of `stat -json` (with `-tech cmos`, the transistor estimate too): the
+/// `design` totals, else module `top`. Yosys 0.23 puts no chip area in it (`stat -liberty`
+/// prints that only as text, for [`parse_stat`]), so `area` is `None`.
+pub fn parse_stat_json(text: &str, top: &str) -> Option<Stat> {
+    let doc: serde_json::Value = serde_json::from_str(text).ok()?;
+    let top = top.trim_start_matches('\\');
+    let section = doc.get("design").or_else(|| {
+        let modules = doc.get("modules")?.as_object()?;
+        modules
+            .iter()
+            .find(|(name, _)| name.trim_start_matches('\\') == top)
+            .map(|(_, m)| m)
+    })?;
+    let cells = section
+        .get("num_cells_by_type")?
+        .as_object()?
+        .iter()
+        .map(|(ty, n)| Some((ty.clone(), n.as_u64()?)))
+        .collect::<Option<BTreeMap<_, _>>>()?;
+    // Printed as a string, with a `+` when some cells had no cost.
+    let transistors = match section.get("estimated_num_transistors") {
+        None => None,
+        Some(n) => {
+            let n = n.as_str()?.trim();
+            let (digits, partial) = match n.strip_suffix('+') {
+                Some(d) => (d, true),
+                None => (n, false),
+            };
+            Some(Transistors {
+                count: digits.trim().parse().ok()?,
+                partial,
+            })
+        }
+    };
+    Some(Stat {
+        cells,
+        cell_count: section.get("num_cells")?.as_u64()?,
+        transistors,
+        area: None,
+    })
+}
+
 /// True for Yosys' fine-grained flip-flop cell types (`$_DFF_P_`, `$_DFFE_PN0P_`,
 /// `$_SDFF_PP0_`, `$_DFFSR_PNN_`, `$_ALDFF_PP_`, `$_FF_`, ...), each one bit wide.
 /// Latches (`$_DLATCH_*`, `$_SR_*`) are not flip-flops.
@@ -214,6 +256,58 @@ mod tests {
     const LTP_REG: &str = include_str!("../tests/data/ltp_regx.txt");
     const ABC_MUX4: &str = include_str!("../tests/data/abc_mux4_nangate45.txt");
     const ABC_NOTHING: &str = include_str!("../tests/data/abc_nothing_to_map.txt");
+
+    /// What Yosys 0.23 wrote for `stat -json -tech cmos` of two XORs into two flip-flops.
+    const STAT_JSON: &str = r#"{
+   "creator": "Yosys 0.23 (git sha1 7ce5011c24b)",
+   "invocation": "stat -json -tech cmos ",
+   "modules": {
+      "\\t": {
+         "num_wires":         10,
+         "num_cells":         4,
+         "num_cells_by_type": {
+            "$_DFF_P_": 2,
+            "$_XOR_": 2
+         },
+         "estimated_num_transistors": "56"
+      }
+   },
+      "design": {
+         "num_wires":         10,
+         "num_cells":         4,
+         "num_cells_by_type": {
+            "$_DFF_P_": 2,
+            "$_XOR_": 2
+         },
+         "estimated_num_transistors": "56"
+      }
+}
+"#;
+
+    #[test]
+    fn stat_json_cells_and_transistors() {
+        let s = parse_stat_json(STAT_JSON, "t").unwrap();
+        assert_eq!(s.cell_count, 4);
+        assert_eq!(s.cells["$_XOR_"], 2);
+        assert_eq!(count_flip_flops(&s.cells), 2);
+        let whole = Transistors { count: 56, partial: false };
+        assert_eq!(s.transistors, Some(whole));
+        assert_eq!(s.area, None);
+        // Without the design totals, module `top`; a `+` marks a partial estimate.
+        let only_module = STAT_JSON
+            .split("\n      \"design\"")
+            .next()
+            .unwrap()
+            .replace("\"56\"", "\"12+\"")
+            .trim_end()
+            .trim_end_matches(',')
+            .to_string()
+            + "\n}";
+        let s = parse_stat_json(&only_module, "t").unwrap();
+        assert_eq!(s.transistors, Some(Transistors { count: 12, partial: true }));
+        assert_eq!(parse_stat_json(&only_module, "other"), None);
+        assert_eq!(parse_stat_json("Number of cells: 4", "t"), None);
+    }
 
     #[test]
     fn stat_generic_with_partial_transistors() {

@@ -23,7 +23,7 @@ pub struct SynthRequest {
     /// selects [`Mode::Generic`].
     pub liberty: Option<PathBuf>,
     /// Folder that receives `synth.ys`, `synth.log`, the reports Yosys writes
-    /// (`stat_pre.txt`, `stat.txt`, `ltp.txt` or `abc.txt`), the mapped `netlist.v`
+    /// (`stat_pre.json`, `stat.json` or `stat.txt`, `ltp.txt` or `abc.txt`), the mapped `netlist.v`
     /// and `report.json`. Created when missing; earlier outputs in it are overwritten.
     pub work_dir: PathBuf,
 }

@@ -14,10 +14,13 @@ use crate::tool::{self, Yosys};
 pub const LOG_FILE: &str = "synth.log";
 /// The JSON report written next to the script.
 pub const REPORT_FILE: &str = "report.json";
-/// `stat` after `synth`, before mapping: the flip-flop count comes from it.
-const STAT_PRE_FILE: &str = "stat_pre.txt";
-/// `stat` of the mapped netlist.
-const STAT_FILE: &str = "stat.txt";
+/// `stat -json` after `synth`, before mapping: the flip-flop count comes from it.
+const STAT_PRE_FILE: &str = "stat_pre.json";
+/// `stat -json -tech cmos` of the mapped netlist (generic mode).
+const STAT_FILE: &str = "stat.json";
+/// `stat -liberty` of the mapped netlist (liberty mode): text, since the chip area is not in
+/// Yosys 0.23's `stat -json`.
+const STAT_LIBERTY_FILE: &str = "stat.txt";
 /// `ltp -noff` of the mapped netlist (generic mode).
 const LTP_FILE: &str = "ltp.txt";
 /// The `abc` pass output with ABC's `stime -p` (liberty mode).
@@ -25,11 +28,12 @@ const ABC_OUT_FILE: &str = "abc.txt";
 /// The mapped netlist as Yosys JSON, which [`sta`] times (liberty mode).
 const NETLIST_JSON: &str = "netlist.json";
 /// Outputs of an earlier run that must not be mistaken for this run's.
-const OUTPUTS: [&str; 9] = [
+const OUTPUTS: [&str; 10] = [
     LOG_FILE,
     REPORT_FILE,
     STAT_PRE_FILE,
     STAT_FILE,
+    STAT_LIBERTY_FILE,
     LTP_FILE,
     ABC_OUT_FILE,
     "abc_static.txt",
@@ -260,12 +264,17 @@ fn collect(
     };
 
     let (pre, pre_path) = read_report(work, STAT_PRE_FILE)?;
-    let pre = parse::parse_stat(&pre, &req.top).ok_or_else(|| parse_err("stat", &pre_path))?;
+    let pre =
+        parse::parse_stat_json(&pre, &req.top).ok_or_else(|| parse_err("stat", &pre_path))?;
     let registers = parse::count_flip_flops(&pre.cells);
 
-    let (stat_text, stat_path) = read_report(work, STAT_FILE)?;
-    let stat =
-        parse::parse_stat(&stat_text, &req.top).ok_or_else(|| parse_err("stat", &stat_path))?;
+    let stat = if lib.is_some() {
+        let (text, path) = read_report(work, STAT_LIBERTY_FILE)?;
+        parse::parse_stat(&text, &req.top).ok_or_else(|| parse_err("stat", &path))?
+    } else {
+        let (text, path) = read_report(work, STAT_FILE)?;
+        parse::parse_stat_json(&text, &req.top).ok_or_else(|| parse_err("stat", &path))?
+    };
 
     let mut report = SynthReport {
         format_version: FORMAT_VERSION,
