@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The main job on the default configuration: the paper's 32-bank hashers (14 address bits)
-# generated into out/flow, co-simulated under Verilator, synthesized with Yosys, tabulated.
-# Extra arguments go to `rtl-gen flow` (e.g. --liberty ../shared/pdk/nangate45_typ.lib.gz).
+# The main job on the default configuration: one block of every family (the XOR paper's
+# 32-bank hashers, a RAP address converter, the D2MA engine) generated into out/flow,
+# co-simulated under Verilator against the golden models, synthesized with Yosys' built-in gates
+# (no liberty file needed), in one table. Extra arguments go to `rtl-gen flow` (e.g.
+# --liberty ../shared/pdk/nangate45_typ.lib.gz, --simulator iverilog, --json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

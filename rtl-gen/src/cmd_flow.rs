@@ -1,7 +1,7 @@
 //! `rtl-gen flow`: the default end-to-end run (generate, co-simulate, synthesize, tabulate).
 
 use clap::Args;
-use rtl_gen::hash::flow;
+use rtl_gen::flow;
 use rtl_gen::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,9 +9,10 @@ use std::process::ExitCode;
 /// Arguments of `rtl-gen flow`.
 #[derive(Args)]
 #[command(after_help = "\
-Generates the paper's 32-bank designs (14 address bits: every kind fixed, every configurable
-kind configurable), co-simulates each against the golden model, synthesizes each with Yosys and
-prints one table.
+Generates a block of every family: the paper's 32-bank hashers (14 address bits: every kind
+fixed, every configurable kind configurable), a RAP address converter (w = 32) and the D2MA
+engine (8 CTAs x 4 buffers); co-simulates each against its golden model, synthesizes each with
+Yosys and prints one table.
 
 Examples:
   rtl-gen flow
@@ -40,20 +41,25 @@ pub struct FlowArgs {
 /// Runs `rtl-gen flow`.
 pub fn run(args: FlowArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
-    let total = flow::designs().len();
-    let mut done = 0;
+    let total = flow::blocks().len();
+    // On a terminal a spinner names the step under way; in a log, one line per block.
+    let spinner = args.quiet.spinner();
+    let log_lines = !args.quiet.quiet && spinner.is_hidden();
     let rows = flow::run(
         &args.out,
         &args.simulator,
         args.liberty.as_deref(),
         command,
-        |name| {
-            done += 1;
-            if !args.quiet.quiet {
-                eprintln!("[{done}/{total}] {name}: generate, co-simulate, synthesize");
+        |index, name, step| {
+            let at = format!("[{}/{total}] {name}", index + 1);
+            spinner.set_message(format!("{at}: {}", step.name()));
+            if log_lines && step == flow::Step::Generate {
+                eprintln!("{at}: generate, co-simulate, synthesize");
             }
         },
-    )?;
+    );
+    spinner.finish_and_clear();
+    let rows = rows?;
     if args.json {
         println!(
             "{}",

@@ -13,6 +13,7 @@
 //! - [`rap`]: the RAP address converter and the congestion simulator's tables and plots;
 //! - [`cosim`]: co-simulation of a generated block folder;
 //! - [`qor`]: synthesis of a generated block folder (`synth.json`);
+//! - [`flow`]: the main job: a block of every family generated, co-simulated, synthesized;
 //! - [`plot`]: the SVG line charts of the sweeps and of the congestion tables;
 //! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
 //! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`.
@@ -27,6 +28,7 @@ pub mod cosim;
 pub mod cuda;
 pub mod d2ma;
 pub mod error;
+pub mod flow;
 pub mod fusesoc;
 pub mod hash;
 pub mod json_input;
