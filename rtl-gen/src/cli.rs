@@ -9,8 +9,10 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use rtl_gen::Error;
 use std::fmt::Display;
+use std::io::IsTerminal;
 use std::str::FromStr;
 
 /// Most work items a command runs at once (`--jobs`).
@@ -42,6 +44,23 @@ pub struct QuietArg {
     /// Print no progress (results, failures and errors still print).
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+impl QuietArg {
+    /// A spinner on stderr that shows the step under way (its message) and the time spent;
+    /// hidden with `--quiet` or when stderr is not a terminal (a log gets no spinner frames).
+    pub fn spinner(self) -> ProgressBar {
+        if self.quiet || !std::io::stderr().is_terminal() {
+            return ProgressBar::hidden();
+        }
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed:>3} {msg}")
+                .unwrap_or_else(|e| unreachable!("a valid template: {e}")),
+        );
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        bar
+    }
 }
 
 /// A parser taking one of `names` and giving it to `T::from_str`: clap lists `names` in

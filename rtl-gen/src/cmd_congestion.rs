@@ -45,9 +45,13 @@ pub struct CongestionArgs {
     /// Seed of the trials' generators.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Print one JSON object per cell (dims, w, scheme, pattern, trials, seed, mean, max, min).
+    /// Print one JSON document: `format_version` and `cells`, one object per cell (dims, w,
+    /// scheme, pattern, trials, seed, mean, max, min).
     #[arg(long)]
     json: bool,
+    /// Print one JSON object per cell, one per line (JSON lines), instead of the document.
+    #[arg(long, conflicts_with = "json")]
+    json_lines: bool,
     /// Show the paper's Table II value beside each cell and the largest difference.
     #[arg(long)]
     compare_paper: bool,
@@ -161,8 +165,12 @@ pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
         warps / seconds.max(1e-9) / 1e6,
         threads
     );
-    if args.json {
-        print!("{}", congestion::json_lines(&results));
+    if args.json || args.json_lines {
+        if args.json {
+            print!("{}", congestion::json_document(&results));
+        } else {
+            print!("{}", congestion::json_lines(&results));
+        }
         eprintln!("{summary}");
     } else {
         print!("{}", congestion::table(&results, args.compare_paper));
@@ -179,7 +187,7 @@ pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
     if let Some(path) = &args.plot {
         let svg = rtl_gen::output::ownership::sign_svg(&congestion::plot(&results));
         rtl_gen::output::write_file(path, svg.as_bytes())?;
-        if !args.json {
+        if !args.json && !args.json_lines {
             println!("plot: {}", path.display());
         }
     }

@@ -22,11 +22,21 @@ pub struct CosimArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    quiet: crate::cli::QuietArg,
 }
 
 /// Runs `rtl-gen cosim`.
 pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
-    let (manifest, report) = cosim::run(&args.dir, &args.simulator)?;
+    let spinner = args.quiet.spinner();
+    spinner.set_message(format!(
+        "{}: building and running its testbench under {}",
+        args.dir.display(),
+        args.simulator
+    ));
+    let result = cosim::run(&args.dir, &args.simulator);
+    spinner.finish_and_clear();
+    let (manifest, report) = result?;
     if args.json {
         let value = serde_json::json!({ "top": manifest.top, "report": report });
         println!("{value}");

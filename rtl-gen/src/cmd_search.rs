@@ -3,7 +3,6 @@
 
 use crate::cli::{named_or_all, OrAll};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use models::search::{plan, search, Heuristic, Report, Trace};
 use models::{Geometry, HashKind};
 use rtl_gen::hash::search_report;
@@ -54,16 +53,20 @@ pub struct SearchArgs {
     /// traces, one subfolder per trace, named after its file).
     #[arg(long, default_value = "out/search")]
     out: PathBuf,
-    /// Print the report as JSON (one object per trace, one per line).
+    /// Print the report as one JSON document (with several traces, `{"format_version", "reports":
+    /// [...]}`, one report per trace).
     #[arg(long)]
     json: bool,
+    /// Print one JSON report per trace, one per line (JSON lines), instead of the document.
+    #[arg(long, conflicts_with = "json")]
+    json_lines: bool,
     /// After the reports, print the percentage of conflicts removed per trace as a Markdown table.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["json", "json_lines"])]
     summary: bool,
     #[command(flatten)]
-    quiet: crate::cli::QuietArg,
-    #[command(flatten)]
     output: crate::output_args::OutputArgs,
+    #[command(flatten)]
+    quiet: crate::cli::QuietArg,
 }
 
 fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
@@ -168,42 +171,42 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     for (parent, folder) in &destinations {
         Staging::check(parent, folder)?;
     }
-    // On a terminal, a search of up to a minute per trace shows what it is doing and for how
-    // long (indicatif draws nothing when stderr is not a terminal).
-    let bar = if args.quiet.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(traces.len() as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} searching {msg} ({pos}/{len} traces)")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
     let mut reports: Vec<(String, Report)> = Vec::new();
+    let mut documents = Vec::new();
     for ((name, trace), (parent, folder)) in traces.iter().zip(&destinations) {
-        bar.set_message(format!("{name} ({} heuristics)", plan.len()));
+        let spinner = args.quiet.spinner();
+        spinner.set_message(format!("{name}: searching ({} families x heuristics)", plan.len()));
         let report = search(trace, geometry, &plan);
-        bar.inc(1);
+        spinner.finish_and_clear();
         let staging = Staging::folder(parent, folder)?;
         for (file, contents) in search_report::files(name, trace, &report) {
             staging.write(&file, &contents)?;
         }
         let written = staging.commit()?;
-        bar.suspend(|| {
-            if args.json {
-                println!("{}", search_report::json(name, &report));
-            } else {
-                print!("{}", search_report::text(name, &report));
-                println!("files: {}", written.display());
-                if several {
-                    println!();
-                }
+        if args.json {
+            documents.push(search_report::json(name, &report));
+        } else if args.json_lines {
+            println!("{}", search_report::json(name, &report));
+        } else {
+            print!("{}", search_report::text(name, &report));
+            println!("files: {}", written.display());
+            if several {
+                println!();
             }
-        });
+        }
         reports.push((name.clone(), report));
     }
-    bar.finish_and_clear();
+    if args.json {
+        let document = match documents.len() {
+            1 => documents.remove(0),
+            _ => serde_json::json!({
+                "format_version": search_report::FORMAT_VERSION,
+                "reports": documents,
+            }),
+        };
+        let text = serde_json::to_string_pretty(&document);
+        println!("{}", text.unwrap_or_else(|e| unreachable!("{e}")));
+    }
     if args.summary {
         print!("{}", search_report::summary(&reports));
     }

@@ -45,6 +45,8 @@ pub struct SynthArgs {
     json: bool,
     #[command(flatten)]
     output: crate::output_args::OutputArgs,
+    #[command(flatten)]
+    quiet: crate::cli::QuietArg,
 }
 
 /// Reads `--target-ps`: a positive, finite number of ps.
@@ -71,7 +73,11 @@ pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
             message: "needs --liberty (the generic flow has no delays to target)".into(),
         });
     }
-    let result = qor::synthesize_block_for(&args.dir, args.liberty.as_deref(), target, command)?;
+    let spinner = args.quiet.spinner();
+    spinner.set_message(format!("{}: synthesizing with Yosys", args.dir.display()));
+    let result = qor::synthesize_block_for(&args.dir, args.liberty.as_deref(), target, command);
+    spinner.finish_and_clear();
+    let result = result?;
     if args.json {
         print!("{}", result.to_json());
         return Ok(ExitCode::SUCCESS);

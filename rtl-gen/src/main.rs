@@ -2,6 +2,7 @@
 
 mod cli;
 mod cli_error;
+mod cmd_completions;
 mod cmd_congestion;
 mod cmd_cosim;
 mod cmd_cuda;
@@ -9,6 +10,7 @@ mod cmd_d2ma;
 mod cmd_flow;
 mod cmd_hash;
 mod cmd_kernels;
+mod cmd_man;
 mod cmd_rap;
 mod cmd_search;
 mod cmd_sweep;
@@ -16,7 +18,7 @@ mod cmd_swizzle;
 mod cmd_synth;
 mod output_args;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Generates synthesizable Verilog for GPU shared-memory hardware (bank hashers, the RAP address
@@ -30,7 +32,9 @@ Examples:
   rtl-gen hash --kind bitwise-xor --addr-bits 14 --banks 32 --configurable --pipeline
   rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out out/
   rtl-gen cuda layout --layout rap --w 32 --rap-seed 1 --out rap_w32.h
-  rtl-gen swizzle best --elem-bytes 2 --tile 64x64 --access rows,cols --out out/best")]
+  rtl-gen swizzle best --elem-bytes 2 --tile 64x64 --access rows,cols --out out/best
+  rtl-gen completions bash > ~/.local/share/bash-completion/completions/rtl-gen
+  rtl-gen man | man -l -")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -42,7 +46,7 @@ enum Command {
     Hash(cmd_hash::HashArgs),
     /// Build and run a generated block's self-checking testbench.
     Cosim(cmd_cosim::CosimArgs),
-    /// The default flow: the paper's 32-bank hashers generated, co-simulated, synthesized.
+    /// The main job: hashers, a RAP converter and the D2MA engine generated, co-simulated, synthesized.
     Flow(cmd_flow::FlowArgs),
     /// Generate a block of the D2MA engine: agen, controller or raw-check.
     D2ma(cmd_d2ma::D2maArgs),
@@ -62,6 +66,10 @@ enum Command {
     Kernels(cmd_kernels::KernelsArgs),
     /// CuTe, TMA and Triton swizzles as GF(2) matrices: show, check on an H100's rules, best.
     Swizzle(cmd_swizzle::SwizzleArgs),
+    /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(cmd_completions::CompletionsArgs),
+    /// Print the manual page (roff) of rtl-gen or of one command.
+    Man(cmd_man::ManArgs),
 }
 
 /// The command line as the generated files record it: `rtl-gen` and the arguments, quoted
@@ -142,6 +150,8 @@ fn main() -> ExitCode {
         Command::Search(args) => cmd_search::run(args),
         Command::Kernels(args) => cmd_kernels::run(args),
         Command::Swizzle(args) => cmd_swizzle::run(args, &command_line()),
+        Command::Completions(args) => cmd_completions::run(args, Cli::command()),
+        Command::Man(args) => cmd_man::run(args, Cli::command()),
     };
     rtl_gen::output::cleanup::await_signal_exit();
     match result {

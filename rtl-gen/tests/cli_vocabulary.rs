@@ -211,8 +211,10 @@ fn jobs_and_quiet_are_one_flag_each_wherever_they_apply() {
             "{command:?}: {help}"
         );
     }
-    let help = stdout(&rtl_gen(tmp.path(), &["flow", "--help"]));
-    assert!(help.contains("-q, --quiet"), "{help}");
+    for command in ["flow", "cosim", "synth", "search"] {
+        let help = stdout(&rtl_gen(tmp.path(), &[command, "--help"]));
+        assert!(help.contains("-q, --quiet"), "{command}: {help}");
+    }
     // The thread count changes nothing but the summary line.
     let congestion = |jobs: &str| {
         let o = rtl_gen(

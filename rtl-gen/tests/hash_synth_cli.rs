@@ -1,6 +1,8 @@
 //! `rtl-gen synth` and `rtl-gen sweep hash` end to end, through the binary: what they write,
 //! and how they fail. A handful of Yosys runs, each well under a second.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -200,6 +202,7 @@ fn sweep_tabulates_plots_and_goes_on() {
         "{csv}"
     );
 
+    common::assert_schema_file("sweep.schema.json", &out.join("results.json"));
     let j: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     assert!(j["command"]
@@ -384,6 +387,7 @@ fn sweep_targets_writes_the_figure_and_refuses_bad_targets() {
     assert!(lines[1].starts_with("bitvector-perm,default,"), "{csv}");
     assert!(lines[2].starts_with("bitvector-perm,150,"), "{csv}");
     assert!(lines[2].contains("--target-ps 150"), "{csv}");
+    common::assert_schema_file("target-sweep.schema.json", &out.join("results.json"));
     assert!(out
         .join("blocks/t150/hash_bvperm_n6_b4_cfg/synth.json")
         .is_file());

@@ -135,7 +135,21 @@ pub fn paper_agreement(results: &[CellResult], tolerance: f64) -> (usize, usize,
     (compared, within, worst.0, worst.1)
 }
 
-/// One JSON object per cell, one per line.
+/// Version of the `--json` document's layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The `--json` document: `format_version` and `cells`, one object per cell as in
+/// [`json_lines`].
+pub fn json_document(results: &[CellResult]) -> String {
+    let cells: Vec<_> = results.iter().map(CellResult::record).collect();
+    let doc = serde_json::json!({ "format_version": FORMAT_VERSION, "cells": cells });
+    let mut text = serde_json::to_string_pretty(&doc)
+        .unwrap_or_else(|e| unreachable!("records serialise: {e}"));
+    text.push('\n');
+    text
+}
+
+/// One JSON object per cell, one per line (`--json-lines`).
 pub fn json_lines(results: &[CellResult]) -> String {
     results
         .iter()
@@ -220,6 +234,13 @@ mod tests {
         let r = results();
         let lines = json_lines(&r);
         assert_eq!(lines.lines().count(), r.len());
+        let doc: serde_json::Value = serde_json::from_str(&json_document(&r)).unwrap();
+        assert_eq!(doc["format_version"], 1);
+        assert_eq!(doc["cells"].as_array().unwrap().len(), r.len());
+        assert_eq!(
+            doc["cells"][0],
+            serde_json::from_str::<serde_json::Value>(lines.lines().next().unwrap()).unwrap()
+        );
         let first: serde_json::Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
         for key in ["w", "scheme", "pattern", "trials", "seed", "mean", "max"] {
             assert!(first.get(key).is_some(), "{key} in {first}");

@@ -89,3 +89,57 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// The published JSON Schemas (`docs/schemas/*.schema.json`), by file name.
+pub fn schemas() -> Vec<(String, serde_json::Value)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/schemas");
+    let mut out: Vec<(String, serde_json::Value)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            let path = e.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (name, value)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The errors of `value` against the published schema `name` (`manifest.schema.json`, ...), the
+/// other schemas available to its `$ref`s; empty when it is valid.
+pub fn schema_errors(name: &str, value: &serde_json::Value) -> Vec<String> {
+    let all = schemas();
+    let schema = &all
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no schema {name}"))
+        .1;
+    let mut options = jsonschema::options();
+    for (_, s) in &all {
+        let id = s["$id"].as_str().expect("every schema has an $id");
+        let resource = jsonschema::Resource::from_contents(s.clone()).unwrap();
+        options = options.with_resource(id, resource);
+    }
+    let validator = options
+        .build(schema)
+        .unwrap_or_else(|e| panic!("{name} compiles: {e}"));
+    validator
+        .iter_errors(value)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect()
+}
+
+/// Panics, listing the errors, unless `value` is valid against the published schema `name`.
+pub fn assert_schema(name: &str, value: &serde_json::Value) {
+    let errors = schema_errors(name, value);
+    assert!(errors.is_empty(), "{name}: {errors:#?}\n{value:#}");
+}
+
+/// [`assert_schema`] on the JSON in file `path`.
+pub fn assert_schema_file(name: &str, path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_schema(name, &value);
+}

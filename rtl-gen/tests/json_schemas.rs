@@ -1,0 +1,167 @@
+//! Every JSON document the commands write validates against its published schema
+//! (`docs/schemas/`): block manifests of every family and timing, `cosim --json`, `synth.json`
+//! and `synth --json`, the congestion document and its JSON lines, the flow's rows. The sweeps'
+//! `results.json` are checked where their runs already happen (`hash_synth_cli.rs`). A broken
+//! document must fail, so the check can fail.
+
+mod common;
+
+use common::{assert_schema, assert_schema_file, rtl_gen, schema_errors, schemas, stderr, stdout};
+use serde_json::{json, Value};
+use std::path::Path;
+
+fn run_json(dir: &Path, args: &[&str]) -> Value {
+    let o = rtl_gen(dir, args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{args:?}: one document: {e}"))
+}
+
+#[test]
+fn every_schema_compiles_and_names_itself() {
+    let all = schemas();
+    assert!(
+        all.len() >= 7,
+        "{:?}",
+        all.iter().map(|s| &s.0).collect::<Vec<_>>()
+    );
+    for (name, schema) in &all {
+        assert!(
+            schema["$id"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("/{name}")),
+            "{name}"
+        );
+        // An empty object is valid against none of them: each requires its keys.
+        assert!(!schema_errors(name, &json!({})).is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn manifests_of_every_family_and_timing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let commands: [&[&str]; 5] = [
+        &[
+            "hash",
+            "--kind",
+            "modulo",
+            "--addr-bits",
+            "6",
+            "--banks",
+            "4",
+        ],
+        &[
+            "hash",
+            "--kind",
+            "bitwise-xor",
+            "--addr-bits",
+            "6",
+            "--banks",
+            "4",
+            "--configurable",
+            "--pipeline",
+        ],
+        &["rap", "--w", "4", "--storage", "loadable"],
+        &["d2ma", "controller", "--ctas", "2", "--buffers", "2"],
+        &["d2ma", "agen", "--vectors", "20"],
+    ];
+    let mut timings = Vec::new();
+    for args in commands {
+        let args = [args, &["--out", "o", "--json"]].concat();
+        let manifest = run_json(d, &args);
+        assert_schema("manifest.schema.json", &manifest);
+        let top = manifest["top"].as_str().unwrap();
+        assert_schema_file(
+            "manifest.schema.json",
+            &d.join("o").join(top).join(format!("{top}.json")),
+        );
+        timings.push(manifest["timing"]["kind"].as_str().unwrap().to_string());
+    }
+    timings.sort();
+    timings.dedup();
+    assert_eq!(timings, ["clocked", "combinational", "pipelined"]);
+
+    // A manifest without its top, or with a port of width zero, is refused.
+    let mut broken = run_json(d, &[commands[0], &["--out", "p", "--json"]].concat());
+    broken["ports"][0]["width"] = json!(0);
+    assert!(!schema_errors("manifest.schema.json", &broken).is_empty());
+    broken.as_object_mut().unwrap().remove("top");
+    assert!(!schema_errors("manifest.schema.json", &broken).is_empty());
+}
+
+#[test]
+fn cosim_synth_and_flow_documents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let args = [
+        "hash",
+        "--kind",
+        "bitvector-xor",
+        "--addr-bits",
+        "6",
+        "--banks",
+        "4",
+    ];
+    let o = rtl_gen(
+        d,
+        &[
+            &args[..],
+            &["--k1", "0", "--k2", "2", "--mask", "1", "--out", "o"],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let block = "o/hash_bvxor_n6_b4";
+    let cosim = run_json(d, &["cosim", block, "--simulator", "iverilog", "--json"]);
+    assert_schema("cosim.schema.json", &cosim);
+    let synth = run_json(d, &["synth", block, "--json"]);
+    assert_schema("synth.schema.json", &synth);
+    assert_schema_file("synth.schema.json", &d.join(block).join("synth.json"));
+    // The flow prints these two per block, with the block's family and folder.
+    let rows =
+        json!([{ "family": "hash", "dir": block, "cosim": cosim["report"], "synth": synth }]);
+    assert_schema("flow.schema.json", &rows);
+    // With a liberty file, synthesis adds the hasher's paths.
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/pdk/nangate45_typ.lib.gz");
+    if lib.is_file() {
+        let lib = lib.to_str().unwrap();
+        let synth = run_json(d, &["synth", block, "--liberty", lib, "--json"]);
+        assert!(synth["hasher_paths"].is_object(), "{synth:#}");
+        assert_schema("synth.schema.json", &synth);
+    }
+    let mut broken = synth.clone();
+    broken["report"]["mode"] = json!("asic");
+    assert!(!schema_errors("synth.schema.json", &broken).is_empty());
+}
+
+#[test]
+fn congestion_is_one_document_or_json_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = [
+        "congestion",
+        "--w",
+        "16,32",
+        "--scheme",
+        "raw,rap",
+        "--pattern",
+        "stride",
+        "--trials",
+        "20",
+    ];
+    let doc = run_json(tmp.path(), &[&args[..], &["--json"]].concat());
+    assert_schema("congestion.schema.json", &doc);
+    assert_eq!(doc["cells"].as_array().unwrap().len(), 4);
+    let o = rtl_gen(tmp.path(), &[&args[..], &["--json-lines"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines, doc["cells"].as_array().unwrap().clone());
+    let o = rtl_gen(
+        tmp.path(),
+        &[&args[..], &["--json", "--json-lines"]].concat(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
