@@ -264,16 +264,18 @@ fn collect(
     };
 
     let (pre, pre_path) = read_report(work, STAT_PRE_FILE)?;
-    let pre =
-        parse::parse_stat_json(&pre, &req.top).ok_or_else(|| parse_err("stat", &pre_path))?;
+    let pre = parse::parse_stat_json(&pre, &req.top).ok_or_else(|| parse_err("stat", &pre_path))?;
     let registers = parse::count_flip_flops(&pre.cells);
 
-    let stat = if lib.is_some() {
+    let (stat, stat_path) = if lib.is_some() {
         let (text, path) = read_report(work, STAT_LIBERTY_FILE)?;
-        parse::parse_stat(&text, &req.top).ok_or_else(|| parse_err("stat", &path))?
+        let stat = parse::parse_stat(&text, &req.top).ok_or_else(|| parse_err("stat", &path))?;
+        (stat, path)
     } else {
         let (text, path) = read_report(work, STAT_FILE)?;
-        parse::parse_stat_json(&text, &req.top).ok_or_else(|| parse_err("stat", &path))?
+        let stat =
+            parse::parse_stat_json(&text, &req.top).ok_or_else(|| parse_err("stat", &path))?;
+        (stat, path)
     };
 
     let mut report = SynthReport {
