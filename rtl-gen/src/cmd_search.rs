@@ -175,7 +175,10 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     let mut documents = Vec::new();
     for ((name, trace), (parent, folder)) in traces.iter().zip(&destinations) {
         let spinner = args.quiet.spinner();
-        spinner.set_message(format!("{name}: searching ({} families x heuristics)", plan.len()));
+        spinner.set_message(format!(
+            "{name}: searching ({} families x heuristics)",
+            plan.len()
+        ));
         let report = search(trace, geometry, &plan);
         spinner.finish_and_clear();
         let staging = Staging::folder(parent, folder)?;

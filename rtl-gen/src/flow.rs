@@ -138,7 +138,15 @@ pub fn render(rows: &[FlowRow]) -> String {
     let line = |cells: [&str; 9]| {
         format!(
             "{:<6} {:<block_w$} {:<variant_w$} {:>9} {:>7} {:>6} {:>5} {:>12} {:>10}\n",
-            cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7], cells[8]
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3],
+            cells[4],
+            cells[5],
+            cells[6],
+            cells[7],
+            cells[8]
         )
     };
     let mut out = line([

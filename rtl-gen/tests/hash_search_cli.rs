@@ -191,14 +191,28 @@ fn several_traces_give_one_json_document_or_json_lines() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("a.trace"), TRACE).unwrap();
     std::fs::write(tmp.path().join("b.trace"), TRACE).unwrap();
-    let args = ["search", "--trace", "a.trace", "--trace", "b.trace", "--kind", "xor-matrix"];
+    let args = [
+        "search",
+        "--trace",
+        "a.trace",
+        "--trace",
+        "b.trace",
+        "--kind",
+        "xor-matrix",
+    ];
     let o = rtl_gen(tmp.path(), &[&args[..], &["--json", "--out", "j"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let reports = doc["reports"].as_array().unwrap();
     assert_eq!(reports.len(), 2);
-    assert_eq!((reports[0]["trace"].as_str(), reports[1]["trace"].as_str()), (Some("a"), Some("b")));
-    let o = rtl_gen(tmp.path(), &[&args[..], &["--json-lines", "--out", "l"]].concat());
+    assert_eq!(
+        (reports[0]["trace"].as_str(), reports[1]["trace"].as_str()),
+        (Some("a"), Some("b"))
+    );
+    let o = rtl_gen(
+        tmp.path(),
+        &[&args[..], &["--json-lines", "--out", "l"]].concat(),
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
         .lines()

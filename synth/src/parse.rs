@@ -290,7 +290,10 @@ mod tests {
         assert_eq!(s.cell_count, 4);
         assert_eq!(s.cells["$_XOR_"], 2);
         assert_eq!(count_flip_flops(&s.cells), 2);
-        let whole = Transistors { count: 56, partial: false };
+        let whole = Transistors {
+            count: 56,
+            partial: false,
+        };
         assert_eq!(s.transistors, Some(whole));
         assert_eq!(s.area, None);
         // Without the design totals, module `top`; a `+` marks a partial estimate.
@@ -304,7 +307,13 @@ mod tests {
             .to_string()
             + "\n}";
         let s = parse_stat_json(&only_module, "t").unwrap();
-        assert_eq!(s.transistors, Some(Transistors { count: 12, partial: true }));
+        assert_eq!(
+            s.transistors,
+            Some(Transistors {
+                count: 12,
+                partial: true
+            })
+        );
         assert_eq!(parse_stat_json(&only_module, "other"), None);
         assert_eq!(parse_stat_json("Number of cells: 4", "t"), None);
     }
