@@ -13,14 +13,17 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use testbenches::CosimReport;
 
+/// Writes a block's folder under an output folder, recording a command line; returns the folder.
+type WriteBlock = Box<dyn Fn(&Path, &str) -> Result<PathBuf, Error>>;
+
 /// One block of the flow: its name, its family and how its folder is written.
 pub struct FlowBlock {
     /// The block's top module (= folder) name.
     pub name: String,
     /// Its family (`hash`, `rap`, `d2ma`).
     pub family: &'static str,
-    /// Writes its folder under an output folder, recording a command line; returns the folder.
-    write: Box<dyn Fn(&Path, &str) -> Result<PathBuf, Error>>,
+    /// Writes its folder.
+    write: WriteBlock,
 }
 
 impl FlowBlock {
