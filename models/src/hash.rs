@@ -305,6 +305,76 @@ impl HashConfig {
         }
     }
 
+    /// The parameter values in the order the configuration lists them: `k`; `k1`, `k2`, `mask`;
+    /// `bits[0..m]`; `pairs` flattened (`a0`, `b0`, `a1`, ...); `rows`. A configurable hasher's
+    /// `cfg_i` packs these fields in this order; [`HashConfig::from_parameters`] reads them back.
+    pub fn parameters(&self) -> Vec<u64> {
+        match &self.function {
+            HashFunction::Modulo => vec![],
+            HashFunction::BitvectorPerm { k } => vec![u64::from(*k)],
+            HashFunction::BitvectorXor { k1, k2, mask } => {
+                vec![u64::from(*k1), u64::from(*k2), *mask]
+            }
+            HashFunction::BitwisePerm { bits } => bits.iter().map(|&b| u64::from(b)).collect(),
+            HashFunction::BitwiseXor { pairs } => pairs
+                .iter()
+                .flat_map(|&(a, b)| [u64::from(a), u64::from(b)])
+                .collect(),
+            HashFunction::XorMatrix { rows } => rows.clone(),
+        }
+    }
+
+    /// The configuration of `kind` at `geometry` whose [`HashConfig::parameters`] are `values`,
+    /// validated as [`HashConfig::new`] does; a list of the wrong length is
+    /// [`Error::WrongLength`].
+    pub fn from_parameters(
+        kind: HashKind,
+        geometry: Geometry,
+        values: &[u64],
+    ) -> Result<Self, Error> {
+        let m = geometry.bank_bits() as usize;
+        let expected = match kind {
+            HashKind::Modulo => 0,
+            HashKind::BitvectorPerm => 1,
+            HashKind::BitvectorXor => 3,
+            HashKind::BitwisePerm | HashKind::XorMatrix => m,
+            HashKind::BitwiseXor => 2 * m,
+        };
+        if values.len() != expected {
+            return Err(Error::WrongLength {
+                name: "parameters".into(),
+                given: values.len(),
+                expected,
+            });
+        }
+        // Indices wider than 32 bits are out of every range; saturate so validation names them.
+        let index = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+        let function = match kind {
+            HashKind::Modulo => HashFunction::Modulo,
+            HashKind::BitvectorPerm => HashFunction::BitvectorPerm {
+                k: index(values[0]),
+            },
+            HashKind::BitvectorXor => HashFunction::BitvectorXor {
+                k1: index(values[0]),
+                k2: index(values[1]),
+                mask: values[2],
+            },
+            HashKind::BitwisePerm => HashFunction::BitwisePerm {
+                bits: values.iter().map(|&v| index(v)).collect(),
+            },
+            HashKind::BitwiseXor => HashFunction::BitwiseXor {
+                pairs: values
+                    .chunks(2)
+                    .map(|p| (index(p[0]), index(p[1])))
+                    .collect(),
+            },
+            HashKind::XorMatrix => HashFunction::XorMatrix {
+                rows: values.to_vec(),
+            },
+        };
+        Self::new(geometry, function)
+    }
+
     /// The same hash as an `m x n` GF(2) matrix.
     pub fn to_matrix(&self) -> XorMatrix {
         let n = self.geometry.addr_bits();

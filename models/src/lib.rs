@@ -24,6 +24,8 @@ pub mod error;
 pub mod geometry;
 pub mod gf2;
 pub mod hash;
+pub mod hash_space;
+pub mod hash_stimulus;
 pub mod patterns;
 pub mod rap;
 pub mod search;

@@ -1,7 +1,9 @@
 //! `rtl-gen cosim`: build and run a block's self-checking testbench.
 
 use clap::Args;
-use rtl_gen::{cosim, Error};
+use golden_dpi::HashPlanStimulus;
+use models::hash_stimulus::VectorPlan;
+use rtl_gen::{cosim, hash, Error};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,6 +13,15 @@ use std::process::ExitCode;
 Examples:
   rtl-gen cosim out/hash_bvxor_n14_b32
   rtl-gen cosim out/hash_bvxor_n14_b32 --simulator iverilog --json
+  rtl-gen cosim out/hash_bwxor_n14_b32_cfg --fast --vectors 100000000
+  rtl-gen cosim out/hash_bvxor_n14_b32_cfg --fast --sweep
+
+--fast (hash blocks, Verilator): the golden model is linked into the simulation through DPI-C
+and draws every vector while it runs (no vector files). With the default --seed, --vectors and
+--configs it checks the very vectors the block's file-based testbench checks (when the block
+was generated with those defaults). --sweep checks every configuration cfg_i encodes on every
+address (sampled beyond --max-configs field combinations: every value of every field, then
+random configurations).
 
 Exit status: 0 when every vector passed, 1 when some failed, 2 on an error.")]
 pub struct CosimArgs {
@@ -19,6 +30,27 @@ pub struct CosimArgs {
     /// Simulator.
     #[arg(long, default_value = "verilator", value_parser = clap::builder::PossibleValuesParser::new(testbenches::simulator::SIMULATOR_NAMES))]
     simulator: String,
+    /// Check through the DPI-C golden model instead of vector files (hash blocks, Verilator).
+    #[arg(long)]
+    fast: bool,
+    /// With --fast: the seed of the random vectors (default: the block's own).
+    #[arg(long, requires = "fast")]
+    seed: Option<u64>,
+    /// With --fast: the vector budget (as `rtl-gen hash --vectors`).
+    #[arg(long, requires = "fast", default_value_t = VectorPlan::default().vectors)]
+    vectors: usize,
+    /// With --fast: configurations of a configurable hasher (as `rtl-gen hash --configs`).
+    #[arg(long, requires = "fast", default_value_t = VectorPlan::default().configs)]
+    configs: usize,
+    /// With --fast: every configuration on every address instead of --vectors.
+    #[arg(long, requires = "fast")]
+    sweep: bool,
+    /// With --sweep: sample (every field value, then random) beyond this many field combinations.
+    #[arg(long, requires = "sweep", default_value_t = DEFAULT_MAX_CONFIGS)]
+    max_configs: usize,
+    /// With --fast: DUT instances the testbench checks side by side.
+    #[arg(long, requires = "fast", default_value_t = testbenches::dpi::DEFAULT_LANES)]
+    lanes: usize,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -26,15 +58,53 @@ pub struct CosimArgs {
     quiet: crate::cli::QuietArg,
 }
 
+/// The default bound of `--max-configs`.
+const DEFAULT_MAX_CONFIGS: usize = 100_000;
+
 /// Runs `rtl-gen cosim`.
 pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
+    // Every flag is checked before the (long) build starts.
+    let fast_stimulus = if args.fast {
+        if args.simulator != "verilator" {
+            return Err(Error::BadFlag {
+                flag: "--simulator",
+                value: args.simulator,
+                message: "--fast runs under verilator only (DPI-C)".into(),
+            });
+        }
+        rtl_gen::limits::check(
+            "--lanes",
+            args.lanes as u64,
+            testbenches::dpi::MAX_LANES as u64,
+            "DUT instances in one DPI-C testbench",
+        )?;
+        Some(if args.sweep {
+            HashPlanStimulus::Sweep {
+                max_configs: args.max_configs,
+                seed: args.seed.unwrap_or(1),
+            }
+        } else {
+            let (manifest, _) = rtl_gen::manifest::Manifest::load(&args.dir)?;
+            HashPlanStimulus::Vectors(VectorPlan {
+                seed: args.seed.unwrap_or(manifest.testbench.seed),
+                vectors: args.vectors,
+                configs: args.configs,
+            })
+        })
+    } else {
+        None
+    };
     let spinner = args.quiet.spinner();
     spinner.set_message(format!(
-        "{}: building and running its testbench under {}",
+        "{}: building and running its testbench under {}{}",
         args.dir.display(),
-        args.simulator
+        args.simulator,
+        if args.fast { " (DPI-C)" } else { "" }
     ));
-    let result = cosim::run(&args.dir, &args.simulator);
+    let result = match fast_stimulus {
+        Some(stimulus) => hash::dpi::run(&args.dir, stimulus, args.lanes),
+        None => cosim::run(&args.dir, &args.simulator),
+    };
     spinner.finish_and_clear();
     let (manifest, report) = result?;
     if args.json {
@@ -45,10 +115,11 @@ pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
             println!("{line}");
         }
         println!(
-            "{}: {} {}: {} passed, {} failed (build {:.1} s, run {:.2} s)",
+            "{}: {} {}{}: {} passed, {} failed (build {:.1} s, run {:.2} s)",
             manifest.top,
             report.simulator,
             report.simulator_version,
+            if args.fast { ", DPI-C" } else { "" },
             report.passed,
             report.failed,
             report.build_seconds,

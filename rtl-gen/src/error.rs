@@ -72,6 +72,9 @@ pub enum Error {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The golden model's C library (for DPI-C co-simulation) is missing.
+    #[error("{0}")]
+    GoldenLibrary(String),
     /// A testbench or simulator failure.
     #[error("{0}")]
     Testbench(#[from] testbenches::Error),

@@ -32,12 +32,14 @@
 
 #![warn(missing_docs)]
 
+pub mod dpi;
 pub mod error;
 pub mod harness;
 pub mod lint;
 pub mod simulator;
 pub mod testbench;
 
+pub use dpi::{write_dpi_testbench, DpiTestbench};
 pub use error::Error;
 pub use harness::{Harness, PortSpec, Timing, Vector};
 pub use hdl_util::Bits;

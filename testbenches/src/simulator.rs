@@ -101,13 +101,32 @@ pub(crate) fn make_work_dir(work_dir: &Path, sub: &str) -> Result<PathBuf, Error
 /// Lines of build output kept in an error.
 const BUILD_ERROR_LINES: usize = 30;
 
+/// What a run is checked against: its top module, its DUT (the summary line names it) and
+/// how many vectors the summary must count.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checked<'a> {
+    pub top: &'a str,
+    pub dut: &'a str,
+    pub vectors: usize,
+}
+
+impl<'a> From<&'a Testbench> for Checked<'a> {
+    fn from(tb: &'a Testbench) -> Self {
+        Checked {
+            top: &tb.top,
+            dut: tb.dut(),
+            vectors: tb.vectors,
+        }
+    }
+}
+
 /// The steps every driver takes once its commands are set up: run `build` (logged to
 /// `build_log`; a failure is [`hdl_util::Error::ToolFailed`] with the tool's first error lines, `what`
 /// naming the step), then `sim` (logged to `run_log`), and read the testbench's verdict.
 pub(crate) fn build_and_run(
     simulator: &str,
     version: String,
-    tb: &Testbench,
+    tb: Checked<'_>,
     (build, build_log, what): (Command, &Path, &str),
     (sim, run_log): (Command, &Path),
 ) -> Result<CosimReport, Error> {
@@ -143,13 +162,13 @@ pub(crate) struct Verdict {
 /// failures; any other abnormal end (a load failure, a crash after the summary) is no verdict.
 pub(crate) fn parse_run(
     simulator: &str,
-    tb: &Testbench,
+    tb: Checked<'_>,
     run: &Logged,
     log: &Path,
 ) -> Result<Verdict, Error> {
     let no_summary = |reason: String| Error::NoSummary {
         simulator: simulator.to_owned(),
-        top: tb.top.clone(),
+        top: tb.top.to_owned(),
         reason,
         log: log.to_owned(),
         tail: last_lines(&run.output, TAIL_LINES),
@@ -163,7 +182,7 @@ pub(crate) fn parse_run(
     let summaries: Vec<(usize, usize)> = run
         .output
         .lines()
-        .filter_map(|line| parse_summary(line.trim_end(), tb.dut()))
+        .filter_map(|line| parse_summary(line.trim_end(), tb.dut))
         .collect();
     let (passed, failed) = match summaries.as_slice() {
         [one] => *one,

@@ -15,7 +15,7 @@
 
 use crate::rtl::ir::{bits_for, index_width};
 use hdl_util::Bits;
-use models::{Geometry, HashConfig, HashFunction, HashKind};
+use models::{Geometry, HashConfig, HashKind};
 use serde::Serialize;
 
 /// One named field of `cfg_i`.
@@ -130,27 +130,10 @@ impl CfgLayout {
         self.fields.iter().map(|f| f.width).sum()
     }
 
-    /// The field values of `config`, in layout order.
-    fn values(config: &HashConfig) -> Vec<u64> {
-        match config.function() {
-            HashFunction::Modulo => vec![],
-            HashFunction::BitvectorPerm { k } => vec![u64::from(*k)],
-            HashFunction::BitvectorXor { k1, k2, mask } => {
-                vec![u64::from(*k1), u64::from(*k2), *mask]
-            }
-            HashFunction::BitwisePerm { bits } => bits.iter().map(|&b| u64::from(b)).collect(),
-            HashFunction::BitwiseXor { pairs } => pairs
-                .iter()
-                .flat_map(|&(a, b)| [u64::from(a), u64::from(b)])
-                .collect(),
-            HashFunction::XorMatrix { rows } => rows.clone(),
-        }
-    }
-
     /// The value of `cfg_i` that programs `config` (of this layout's kind and shape).
     pub fn encode(&self, config: &HashConfig) -> Bits {
         let mut bits = Bits::zero(self.width() as usize);
-        let values = Self::values(config);
+        let values = config.parameters();
         assert_eq!(
             values.len(),
             self.fields.len(),
@@ -166,6 +149,7 @@ impl CfgLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use models::HashFunction;
 
     #[test]
     fn bitvector_xor_fermi_layout() {

@@ -36,7 +36,7 @@ impl Simulator for Icarus {
         build_and_run(
             self.name(),
             version,
-            tb,
+            tb.into(),
             (build, &dir.join("build.log"), "compile"),
             (sim, &dir.join("run.log")),
         )

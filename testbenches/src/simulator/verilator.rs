@@ -1,9 +1,11 @@
 //! The Verilator driver: `verilator --binary`, then the simulation binary.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
+use crate::dpi::{DpiTestbench, PLAN_PLUSARG};
 use crate::error::Error;
-use crate::simulator::{build_and_run, make_work_dir, CosimReport, Simulator};
+use crate::simulator::{build_and_run, make_work_dir, Checked, CosimReport, Simulator};
 use crate::testbench::Testbench;
 use hdl_util::tool::find_on_path;
 use hdl_util::ExternalTool;
@@ -32,45 +34,103 @@ impl Simulator for Verilator {
     }
 
     fn run(&self, rtl: &[PathBuf], tb: &Testbench, work_dir: &Path) -> Result<CosimReport, Error> {
-        let tool = ExternalTool::find("verilator", "VERILATOR", "verilator")?;
-        let version = tool.version()?;
-        let mdir = make_work_dir(work_dir, "verilator")?;
-
-        // --binary implies --timing in Verilator 5.006 too; it is passed anyway for clarity and
-        // for versions where it might not. --timescale gives a file without `timescale (not
-        // rtl-gen's, which have the testbench's) that unit instead of failing with TIMESCALEMOD.
-        // Verilator writes the paths of its source files into the C++ it generates, so the
-        // build runs in the testbench's folder and names the testbench by its bare file name:
-        // the same testbench and DUT then give the same C++, which ccache serves whatever folder
-        // they were written to. RTL paths are made absolute to survive the change of folder.
-        let rtl = rtl
-            .iter()
-            .map(|p| {
-                std::path::absolute(p)
-                    .map_err(|e| Error::io(format!("resolving {}", p.display()), e))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
         let tb_file = tb.source.file_name().unwrap_or(tb.source.as_os_str());
-        let mut build = tool.command();
-        build
-            .current_dir(tb.dir())
-            .args(["--binary", "-Wall", "--timing", "--timescale", "1ns/1ps"])
-            .args(["--build-jobs", "2", "--top-module", &tb.top])
-            .arg("-Mdir")
-            .arg(&mdir)
-            .args(&rtl)
-            .arg(tb_file);
-        if std::env::var_os("OBJCACHE").is_none() && find_on_path(Path::new("ccache")).is_some() {
-            build.env("OBJCACHE", "ccache");
-        }
+        let (version, mdir, mut build) =
+            verilator_build(rtl, tb.dir(), &tb.top, work_dir, "verilator")?;
+        build.arg(tb_file);
         let mut sim = std::process::Command::new(mdir.join(format!("V{}", tb.top)));
         sim.current_dir(tb.dir());
         build_and_run(
             self.name(),
             version,
-            tb,
+            tb.into(),
             (build, &mdir.join("build.log"), "build"),
             (sim, &mdir.join("run.log")),
         )
     }
+}
+
+impl Verilator {
+    /// Build the DPI-C testbench `tb` with the DUT's files `rtl` and the model's static C
+    /// library `library` in `work_dir/verilator-dpi/`, run it with `+golden_plan=<plan>` and
+    /// report its verdict, which must count `vectors` vectors.
+    ///
+    /// The library is linked with `-lpthread -ldl -lm` (what a Rust static library needs).
+    pub fn run_dpi(
+        &self,
+        rtl: &[PathBuf],
+        tb: &DpiTestbench,
+        library: &Path,
+        plan: &Path,
+        vectors: usize,
+        work_dir: &Path,
+    ) -> Result<CosimReport, Error> {
+        let dir = tb.source.parent().unwrap_or(Path::new("."));
+        let tb_file = tb.source.file_name().unwrap_or(tb.source.as_os_str());
+        let library = std::path::absolute(library)
+            .map_err(|e| Error::io(format!("resolving {}", library.display()), e))?;
+        let plan = std::path::absolute(plan)
+            .map_err(|e| Error::io(format!("resolving {}", plan.display()), e))?;
+        let (version, mdir, mut build) =
+            verilator_build(rtl, dir, &tb.top, work_dir, "verilator-dpi")?;
+        build
+            .arg(tb_file)
+            .arg(&library)
+            .args(["-LDFLAGS", "-lpthread -ldl -lm"]);
+        let mut sim = std::process::Command::new(mdir.join(format!("V{}", tb.top)));
+        let mut plusarg = std::ffi::OsString::from(format!("+{PLAN_PLUSARG}="));
+        plusarg.push(&plan);
+        sim.current_dir(dir).arg(plusarg);
+        build_and_run(
+            self.name(),
+            version,
+            Checked {
+                top: &tb.top,
+                dut: &tb.dut,
+                vectors,
+            },
+            (build, &mdir.join("build.log"), "build"),
+            (sim, &mdir.join("run.log")),
+        )
+    }
+}
+
+/// Verilator's version, the build folder `work_dir/<sub>` and the build command
+/// for `top` up to (not including) the testbench file: `--binary -Wall --timing`, the RTL
+/// files made absolute, run in `dir` (see [`Verilator`] on why), ccache when available.
+fn verilator_build(
+    rtl: &[PathBuf],
+    dir: &Path,
+    top: &str,
+    work_dir: &Path,
+    sub: &str,
+) -> Result<(String, PathBuf, Command), Error> {
+    let tool = ExternalTool::find("verilator", "VERILATOR", "verilator")?;
+    let version = tool.version()?;
+    let mdir = make_work_dir(work_dir, sub)?;
+    // --binary implies --timing in Verilator 5.006 too; it is passed anyway for clarity and
+    // for versions where it might not. --timescale gives a file without `timescale (not
+    // rtl-gen's, which have the testbench's) that unit instead of failing with TIMESCALEMOD.
+    // Verilator writes the paths of its source files into the C++ it generates, so the
+    // build runs in the testbench's folder and names the testbench by its bare file name:
+    // the same testbench and DUT then give the same C++, which ccache serves whatever folder
+    // they were written to. RTL paths are made absolute to survive the change of folder.
+    let rtl = rtl
+        .iter()
+        .map(|p| {
+            std::path::absolute(p).map_err(|e| Error::io(format!("resolving {}", p.display()), e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut build = tool.command();
+    build
+        .current_dir(dir)
+        .args(["--binary", "-Wall", "--timing", "--timescale", "1ns/1ps"])
+        .args(["--build-jobs", "2", "--top-module", top])
+        .arg("-Mdir")
+        .arg(&mdir)
+        .args(&rtl);
+    if std::env::var_os("OBJCACHE").is_none() && find_on_path(Path::new("ccache")).is_some() {
+        build.env("OBJCACHE", "ccache");
+    }
+    Ok((version, mdir, build))
 }
