@@ -29,11 +29,13 @@ pub enum HashPlanStimulus {
     /// The vectors the file-based testbench checks for this plan
     /// ([`HashStimulus::fixed`] or [`HashStimulus::configurable`]).
     Vectors(VectorPlan),
-    /// A configuration sweep: every configuration [`sweep_configs`] lists for at most
-    /// `max_configs`, each on every address.
+    /// A configuration sweep: every configuration [`sweep_configs`] lists, each on every
+    /// address.
     Sweep {
-        /// The bound on configurations (all are listed when the fields encode no more).
+        /// All configurations are listed when the fields encode at most this many.
         max_configs: usize,
+        /// Otherwise this many are sampled.
+        samples: usize,
         /// Seed of the sample where the configurations are sampled.
         seed: u64,
     },
@@ -65,8 +67,16 @@ impl HashPlan {
             (HashPlanStimulus::Vectors(plan), true) => {
                 HashStimulus::configurable(object.kind, geometry, config, plan)
             }
-            (HashPlanStimulus::Sweep { max_configs, seed }, true) => {
-                let (configs, _) = sweep_configs(object.kind, geometry, *max_configs, *seed);
+            (
+                HashPlanStimulus::Sweep {
+                    max_configs,
+                    samples,
+                    seed,
+                },
+                true,
+            ) => {
+                let (configs, _) =
+                    sweep_configs(object.kind, geometry, *max_configs, *samples, *seed);
                 if configs.is_empty() {
                     return Err(format!("no configuration of {} to sweep", object.kind));
                 }

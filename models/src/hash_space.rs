@@ -7,7 +7,7 @@
 //! distinct, pairs of a bitwise XOR distinct as unordered pairs). [`sweep_configs`] lists all
 //! of them when the product of the ranges is at most a bound, and otherwise samples: first, for
 //! every field, every value it can take (the other fields random), then random configurations up
-//! to the bound. Rank-deficient configurations are legal values of `cfg_i` and are included:
+//! to a second bound. Rank-deficient configurations are legal values of `cfg_i` and are included:
 //! the circuit must compute them as the model does.
 
 use crate::{Geometry, HashConfig, HashKind};
@@ -102,11 +102,12 @@ pub struct SweepCoverage {
 /// The configurations of `kind` at `geometry` to sweep: all legal ones when the fields encode
 /// at most `max_configs` combinations, in the order of the combinations (field 0 fastest);
 /// otherwise every value of every field (other fields random, from `seed`) then random legal
-/// configurations, `max_configs` in all (fewer if the directed ones alone exceed it).
+/// configurations, `samples` in all (only random ones if the directed ones alone exceed it).
 pub fn sweep_configs(
     kind: HashKind,
     geometry: Geometry,
     max_configs: usize,
+    samples: usize,
     seed: u64,
 ) -> (Vec<HashConfig>, SweepCoverage) {
     let ranges = field_ranges(kind, geometry);
@@ -137,7 +138,7 @@ pub fn sweep_configs(
     } else {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let directed: u128 = ranges.iter().sum();
-        if directed <= max_configs as u128 {
+        if directed <= samples as u128 {
             for (field, &range) in ranges.iter().enumerate() {
                 for value in 0..range as u64 {
                     let found = (0..DIRECTED_TRIES).find_map(|_| {
@@ -150,7 +151,7 @@ pub fn sweep_configs(
             }
             coverage.directed = configs.len();
         }
-        while configs.len() < max_configs {
+        while configs.len() < samples {
             configs.push(HashConfig::random(kind, geometry, &mut rng));
         }
         coverage.random = configs.len() - coverage.directed;
@@ -186,7 +187,7 @@ mod tests {
         for (n, banks, expected) in [(3, 2, 9u128), (3, 4, 81 - 3 - 12)] {
             let g = Geometry::new(n, banks).unwrap();
             assert_eq!(legal_space(HashKind::BitwiseXor, g), expected);
-            let (configs, cov) = sweep_configs(HashKind::BitwiseXor, g, 1000, 1);
+            let (configs, cov) = sweep_configs(HashKind::BitwiseXor, g, 1000, 0, 1);
             assert!(cov.exhaustive);
             assert_eq!(configs.len() as u128, expected);
         }
@@ -195,9 +196,9 @@ mod tests {
     #[test]
     fn small_spaces_are_listed_whole_and_large_ones_sampled_with_every_field_value() {
         let g = fermi();
-        let (configs, cov) = sweep_configs(HashKind::BitvectorXor, g, 10_000, 1);
+        let (configs, cov) = sweep_configs(HashKind::BitvectorXor, g, 10_000, 0, 1);
         assert!(cov.exhaustive && configs.len() == 4480);
-        let (configs, cov) = sweep_configs(HashKind::BitwiseXor, g, 500, 1);
+        let (configs, cov) = sweep_configs(HashKind::BitwiseXor, g, 10_000, 500, 1);
         assert!(!cov.exhaustive);
         assert_eq!((cov.directed, cov.random, configs.len()), (140, 360, 500));
         // Every value of every pair field appears.

@@ -1,14 +1,17 @@
 //! Benchmarks of the hasher flow: generation time of the largest configuration, and
 //! co-simulation throughput (vectors per second) through Verilator and Icarus.
 //!
-//! Run: `cargo bench -p rtl-gen --bench hash`. Results go in docs/BENCHMARKS.md.
+//! Run: `cargo bench -p rtl-gen --bench hash`; `-- cosim/verilator_` runs the Verilator cases
+//! alone, file-based and DPI-C side by side. Results go in docs/BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use golden_dpi::HashPlanStimulus;
 use models::{HashConfigObject, HashKind};
 use rtl_gen::block;
 use rtl_gen::hash::vectors::{self, VectorPlan};
-use rtl_gen::hash::HashDesign;
+use rtl_gen::hash::{dpi, HashDesign};
 use std::time::Duration;
+use testbenches::dpi::DEFAULT_LANES;
 
 /// The largest hasher: configurable xor-matrix, 64 address bits, 65536 banks (cfg_i 1024 bits).
 fn largest() -> HashDesign {
@@ -83,8 +86,43 @@ fn cosimulation(c: &mut Criterion) {
                 })
             });
         }
+        // The DPI-C fast path beside them (the golden model linked into the simulation, every
+        // vector drawn and checked while it runs), over a run long enough to time: 10 M vectors
+        // of the Fermi hasher, 1 M of the largest, the file-based testbench's own first.
+        let many = if label.starts_with("bwxor") {
+            10_000_000
+        } else {
+            1_000_000
+        };
+        let stimulus = HashPlanStimulus::Vectors(VectorPlan {
+            vectors: many,
+            ..VectorPlan::default()
+        });
+        let fast_vectors = stimulus_len(&dir, &stimulus);
+        g.throughput(Throughput::Elements(fast_vectors));
+        g.bench_function(format!("verilator_dpi_run_{label}"), |b| {
+            b.iter_custom(|iters| {
+                (0..iters)
+                    .map(|_| {
+                        let (_, report) = dpi::run(&dir, stimulus.clone(), DEFAULT_LANES).unwrap();
+                        assert_eq!(report.failed, 0);
+                        Duration::from_secs_f64(report.run_seconds)
+                    })
+                    .sum()
+            })
+        });
     }
     g.finish();
+}
+
+/// The number of vectors `stimulus` holds for the block in `dir`.
+fn stimulus_len(dir: &std::path::Path, stimulus: &HashPlanStimulus) -> u64 {
+    let manifest = rtl_gen::manifest::Manifest::load(dir).unwrap().0;
+    dpi::plan(&manifest, stimulus.clone())
+        .unwrap()
+        .stimulus()
+        .unwrap()
+        .len()
 }
 
 criterion_group!(benches, generation, cosimulation);

@@ -21,7 +21,7 @@ and draws every vector while it runs (no vector files). With the default --seed,
 --configs it checks the very vectors the block's file-based testbench checks (when the block
 was generated with those defaults). --sweep checks every configuration cfg_i encodes on every
 address (sampled beyond --max-configs field combinations: every value of every field, then
-random configurations).
+random configurations, --samples in all).
 
 Exit status: 0 when every vector passed, 1 when some failed, 2 on an error.")]
 pub struct CosimArgs {
@@ -46,8 +46,11 @@ pub struct CosimArgs {
     #[arg(long, requires = "fast")]
     sweep: bool,
     /// With --sweep: sample (every field value, then random) beyond this many field combinations.
-    #[arg(long, requires = "sweep", default_value_t = DEFAULT_MAX_CONFIGS)]
+    #[arg(long, requires = "sweep", default_value_t = 1_000_000)]
     max_configs: usize,
+    /// With --sweep: configurations of a sampled kind.
+    #[arg(long, requires = "sweep", default_value_t = 10_000)]
+    samples: usize,
     /// With --fast: DUT instances the testbench checks side by side.
     #[arg(long, requires = "fast", default_value_t = testbenches::dpi::DEFAULT_LANES)]
     lanes: usize,
@@ -57,9 +60,6 @@ pub struct CosimArgs {
     #[command(flatten)]
     quiet: crate::cli::QuietArg,
 }
-
-/// The default bound of `--max-configs`.
-const DEFAULT_MAX_CONFIGS: usize = 100_000;
 
 /// Runs `rtl-gen cosim`.
 pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
@@ -81,6 +81,7 @@ pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
         Some(if args.sweep {
             HashPlanStimulus::Sweep {
                 max_configs: args.max_configs,
+                samples: args.samples,
                 seed: args.seed.unwrap_or(1),
             }
         } else {

@@ -28,6 +28,50 @@ enum SweepWhat {
     /// Area against delay target (the XOR paper's Fig. 4b): each configurable hasher
     /// synthesized by the timing-driven flow at every target.
     Targets(TargetSweepArgs),
+    /// Every configuration of each configurable hasher on every address, co-simulated through
+    /// the DPI-C golden model (sampled where the configurations are too many).
+    Configs(ConfigSweepArgs),
+}
+
+/// Arguments of `rtl-gen sweep configs`.
+#[derive(Args)]
+#[command(after_help = "\
+Per kind, every legal configuration cfg_i encodes is checked on every address under Verilator
+through the DPI-C golden model (`rtl-gen cosim --fast --sweep`). A kind whose fields encode more
+than --max-configs combinations is sampled: every value of every field (the other fields
+random), then random configurations, --samples in all; the table says which. Each kind's block
+is written to <OUT>/blocks/<name>/; writes <OUT>/results.json and <OUT>/results.md.
+
+Example (the figures in docs/BENCHMARKS.md):
+  rtl-gen sweep configs --addr-bits 14 --banks 32 --out out/config_sweep
+
+Exit status: 0 when every vector passed, 1 when some failed or a kind could not be checked,
+2 on an error.")]
+pub struct ConfigSweepArgs {
+    /// Configurable kinds: `all` (the paper's four: bitvector-perm, bitvector-xor,
+    /// bitwise-perm, bitwise-xor), or a comma-separated list of them and xor-matrix.
+    #[arg(long, default_value = "all", value_delimiter = ',', value_parser = named_or_all::<HashKind>(HashKind::ALL.map(HashKind::name)))]
+    kinds: Vec<OrAll<HashKind>>,
+    /// Word-address bits n.
+    #[arg(long, default_value_t = 14)]
+    addr_bits: u32,
+    /// Bank count.
+    #[arg(long, default_value_t = 32)]
+    banks: u64,
+    /// Sample a kind whose fields encode more than this many combinations.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_configs: usize,
+    /// Configurations of a sampled kind.
+    #[arg(long, default_value_t = 10_000)]
+    samples: usize,
+    /// DUT instances side by side in the testbench.
+    #[arg(long, default_value_t = testbenches::dpi::DEFAULT_LANES)]
+    lanes: usize,
+    /// Output folder.
+    #[arg(long, default_value = "out/config_sweep")]
+    out: PathBuf,
+    #[command(flatten)]
+    quiet: QuietArg,
 }
 
 /// Arguments of `rtl-gen sweep targets`.
@@ -160,7 +204,75 @@ pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
         SweepWhat::Hash(a) => run_hash(a, command),
         SweepWhat::Structures(a) => run_structures(a, command),
         SweepWhat::Targets(a) => run_targets(a, command),
+        SweepWhat::Configs(a) => run_configs(a, command),
     }
+}
+
+/// The paper's four configurable kinds, what `--kinds all` means where only configurable
+/// hashers make sense.
+const CONFIGURABLE_KINDS: [HashKind; 4] = [
+    HashKind::BitvectorPerm,
+    HashKind::BitvectorXor,
+    HashKind::BitwisePerm,
+    HashKind::BitwiseXor,
+];
+
+fn run_configs(args: ConfigSweepArgs, command: &str) -> Result<ExitCode, Error> {
+    use rtl_gen::hash::config_sweep::{self, ConfigSweepPlan, KindResult};
+    let kinds = OrAll::expand(&args.kinds, &CONFIGURABLE_KINDS);
+    if let Some(k) = kinds.iter().find(|k| **k == HashKind::Modulo) {
+        return Err(Error::NothingToConfigure(*k));
+    }
+    rtl_gen::limits::check(
+        "--lanes",
+        args.lanes as u64,
+        testbenches::dpi::MAX_LANES as u64,
+        "DUT instances in one DPI-C testbench",
+    )?;
+    models::Geometry::new(args.addr_bits, args.banks)?;
+    let plan = ConfigSweepPlan {
+        kinds,
+        addr_bits: args.addr_bits,
+        banks: args.banks,
+        max_configs: args.max_configs,
+        samples: args.samples,
+        lanes: args.lanes,
+        out: args.out,
+    };
+    rtl_gen::output::OutputFolder::check(&plan.out)?;
+    rtl_gen::output::OutputFolder::check_files(
+        ["results.json", "results.md"]
+            .map(|f| plan.out.join(f))
+            .iter()
+            .map(PathBuf::as_path),
+    )?;
+    let quiet = args.quiet.quiet;
+    let done = |k: &KindResult| {
+        if !quiet || k.error.is_some() {
+            match (&k.report, &k.error) {
+                (Some(r), _) => eprintln!(
+                    "{}: {} configurations, {} passed, {} failed in {:.1} s",
+                    k.kind, k.coverage.configs, r.passed, r.failed, r.run_seconds
+                ),
+                (None, e) => eprintln!("{}: failed: {}", k.kind, e.as_deref().unwrap_or("?")),
+            }
+        }
+    };
+    let results = config_sweep::run(&plan, command, &done)?;
+    let written = config_sweep::write_outputs(&results, &plan.out)?;
+    print!("{}", config_sweep::to_markdown(&results));
+    for f in written {
+        println!("wrote {}", f.display());
+    }
+    let bad = results
+        .kinds
+        .iter()
+        .any(|k| k.error.is_some() || k.report.as_ref().is_some_and(|r| r.failed > 0));
+    Ok(if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Reads `--targets`: positive numbers of ps, at most `limits::MAX_TARGETS`, repeats dropped.
@@ -193,15 +305,7 @@ fn targets(list: &[String]) -> Result<Vec<f64>, Error> {
 
 fn run_targets(args: TargetSweepArgs, command: &str) -> Result<ExitCode, Error> {
     use rtl_gen::hash::target_sweep::{self, TargetPlan, TargetPoint};
-    let kinds = OrAll::expand(
-        &args.kinds,
-        &[
-            HashKind::BitvectorPerm,
-            HashKind::BitvectorXor,
-            HashKind::BitwisePerm,
-            HashKind::BitwiseXor,
-        ],
-    );
+    let kinds = OrAll::expand(&args.kinds, &CONFIGURABLE_KINDS);
     if let Some(k) = kinds.iter().find(|k| **k == HashKind::Modulo) {
         return Err(Error::NothingToConfigure(*k));
     }

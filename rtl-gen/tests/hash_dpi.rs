@@ -88,6 +88,7 @@ fn sweep_covers_every_configuration_on_every_address() {
     let dir = generate(&design, &VectorPlan::default(), tmp.path());
     let sweep = HashPlanStimulus::Sweep {
         max_configs: 1000,
+        samples: 0,
         seed: 1,
     };
     let (_, report) = dpi::run(&dir, sweep, 16).unwrap();

@@ -152,9 +152,10 @@ pub fn dpi_testbench_source(harness: &Harness, model: &str, lanes: usize) -> Res
         m.line(format!(
             "localparam integer MAX_REPORTS = {MAX_REPORTED_MISMATCHES};"
         ));
-        if latency > 0 {
-            m.line(format!("localparam integer LATENCY = {latency};"));
-        }
+        m.line(format!(
+            "localparam integer STAGES = {}; // rounds in flight: the latency, at least 1",
+            latency.max(1)
+        ));
         m.blank();
         m.line(format!(
             "import \"DPI-C\" function chandle {model}_open(input string plan);"
@@ -173,16 +174,10 @@ pub fn dpi_testbench_source(harness: &Harness, model: &str, lanes: usize) -> Res
         m.line(format!(
             "// The expected outputs and valid flags of the last {stages} round(s), newest first."
         ));
-        m.line(format!(
-            "reg [LANES*OUT_W-1:0] tb_expected [0:{}];",
-            stages - 1
-        ));
-        m.line(format!("reg [LANES-1:0] tb_valid [0:{}];", stages - 1));
-        m.line(format!(
-            "reg [LANES*IN_W-1:0] tb_applied [0:{}];",
-            stages - 1
-        ));
-        m.line(format!("longint tb_first [0:{}];", stages - 1));
+        m.line("reg [LANES*OUT_W-1:0] tb_expected [0:STAGES-1];");
+        m.line("reg [LANES-1:0] tb_valid [0:STAGES-1];");
+        m.line("reg [LANES*IN_W-1:0] tb_applied [0:STAGES-1];");
+        m.line("longint tb_first [0:STAGES-1];");
         m.line("bit [IN_W-1:0] tb_s;");
         m.line("bit [OUT_W-1:0] tb_e;");
         m.line("chandle tb_model;");
@@ -269,18 +264,18 @@ fn body(w: &mut CodeWriter, model: &str, top: &str, dut: &str, latency: usize, s
         "tb_failed = 0;",
         "tb_reports = 0;",
         "tb_more = 1'b1;",
-        "tb_stim = {LANES*IN_W{1'b0}};",
+        "tb_stim = '0;",
     ] {
         w.line(line);
     }
-    w.line(format!("tb_drain = {stages};"));
+    w.line("tb_drain = STAGES;");
     w.block(
-        format!("for (tb_k = 0; tb_k < {stages}; tb_k = tb_k + 1) begin"),
+        "for (tb_k = 0; tb_k < STAGES; tb_k = tb_k + 1) begin",
         "end",
         |w| {
-            w.line("tb_valid[tb_k] = {LANES{1'b0}};");
-            w.line("tb_expected[tb_k] = {LANES*OUT_W{1'b0}};");
-            w.line("tb_applied[tb_k] = {LANES*IN_W{1'b0}};");
+            w.line("tb_valid[tb_k] = '0;");
+            w.line("tb_expected[tb_k] = '0;");
+            w.line("tb_applied[tb_k] = '0;");
             w.line("tb_first[tb_k] = 0;");
         },
     );
@@ -301,7 +296,7 @@ fn body(w: &mut CodeWriter, model: &str, top: &str, dut: &str, latency: usize, s
     w.block("while (tb_drain > 0) begin", "end", |w| {
         if stages > 1 {
             w.block(
-                format!("for (tb_k = {}; tb_k > 0; tb_k = tb_k - 1) begin", stages - 1),
+                "for (tb_k = STAGES - 1; tb_k > 0; tb_k = tb_k - 1) begin",
                 "end",
                 |w| {
                     w.line("tb_expected[tb_k] = tb_expected[tb_k - 1];");

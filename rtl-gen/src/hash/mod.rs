@@ -11,6 +11,7 @@
 //! [`search_report`] (what `rtl-gen search` writes).
 
 pub mod cfg_layout;
+pub mod config_sweep;
 pub mod dpi;
 pub mod flow;
 pub mod logic;
