@@ -21,7 +21,10 @@
 //! lines are those the file-based testbench prints for the same stream. It ends with the same
 //! summary line and `$fatal` when a vector failed.
 //!
-//! A combinational DUT is checked 1 ns after its inputs change. A pipelined DUT gets a 10 ns
+//! The DUT's inputs are registered on a testbench strobe `tb_apply` (a round is applied by its
+//! rising edge, after which Verilator 5.006 reliably evaluates the DUT; assigned directly from
+//! the timed process, a DUT's logic was seen not to be re-evaluated). A combinational DUT is
+//! checked 1 ns after that edge. A pipelined DUT gets a 10 ns
 //! clock, two cycles of reset, one round per cycle applied after the falling edge, and each
 //! round checked 1 ns after the rising edge `latency - 1` cycles later. Unlike the file-based
 //! testbench it does not sample outputs between edges, so it does not separately catch outputs
@@ -129,7 +132,7 @@ pub fn dpi_testbench_source(harness: &Harness, model: &str, lanes: usize) -> Res
     w.line(format!(
         "// Timing: {}.",
         if latency == 0 {
-            "combinational, each round checked 1 ns after it is applied".to_owned()
+            "combinational, each round applied by a tb_apply edge and checked 1 ns later".to_owned()
         } else {
             format!("pipelined, latency {latency}, clk_i period 10 ns, active-low async rst_ni")
         }
@@ -194,6 +197,11 @@ pub fn dpi_testbench_source(harness: &Harness, model: &str, lanes: usize) -> Res
             m.line("reg tb_clk;");
             m.line("reg tb_rst_n;");
         }
+        m.line("// The DUT's inputs are registered on tb_apply: each round is applied by an edge,");
+        m.line("// which every simulator schedules the DUT's evaluation after.");
+        m.line("reg tb_apply;");
+        m.line("reg [LANES*IN_W-1:0] tb_stim_q;");
+        m.line("always @(posedge tb_apply) tb_stim_q <= tb_stim;");
         m.blank();
         m.line("genvar tb_g;");
         m.block(
@@ -204,9 +212,10 @@ pub fn dpi_testbench_source(harness: &Harness, model: &str, lanes: usize) -> Res
                 for port in &harness.inputs {
                     let lsb = msb - port.width;
                     w.line(format!(
-                        "wire [{}:0] {} = tb_stim[tb_g*IN_W + {lsb} +: {}];",
+                        "wire [{}:0] {} = {}[tb_g*IN_W + {lsb} +: {}];",
                         port.width - 1,
                         port.name,
+                        "tb_stim_q",
                         port.width
                     ));
                     msb = lsb;
@@ -264,7 +273,6 @@ fn body(w: &mut CodeWriter, model: &str, top: &str, dut: &str, latency: usize, s
         "tb_failed = 0;",
         "tb_reports = 0;",
         "tb_more = 1'b1;",
-        "tb_stim = '0;",
     ] {
         w.line(line);
     }
@@ -274,11 +282,10 @@ fn body(w: &mut CodeWriter, model: &str, top: &str, dut: &str, latency: usize, s
         "end",
         |w| {
             w.line("tb_valid[tb_k] = '0;");
-            w.line("tb_expected[tb_k] = '0;");
-            w.line("tb_applied[tb_k] = '0;");
             w.line("tb_first[tb_k] = 0;");
         },
     );
+    w.line("tb_apply = 1'b0;");
     if latency > 0 {
         w.line("tb_clk = 1'b0;");
         w.line("tb_rst_n = 1'b0;");
@@ -291,7 +298,7 @@ fn body(w: &mut CodeWriter, model: &str, top: &str, dut: &str, latency: usize, s
     }
     w.line(format!(
         "// One round per {}; once the model is exhausted, {stages} more round(s) drain what is in flight.",
-        if latency > 0 { "clock cycle" } else { "nanosecond" }
+        if latency > 0 { "clock cycle" } else { "2 ns" }
     ));
     w.block("while (tb_drain > 0) begin", "end", |w| {
         if stages > 1 {
@@ -334,10 +341,12 @@ fn body(w: &mut CodeWriter, model: &str, top: &str, dut: &str, latency: usize, s
         w.block("if (!tb_more) begin", "end", |w| {
             w.line("tb_drain = tb_drain - 1;");
         });
+        w.line("#1 tb_apply = 1'b1;");
+        w.line("#1 tb_apply = 1'b0;");
         if latency > 0 {
-            w.line("#4 tb_clk = 1'b1;");
+            w.line("#2 tb_clk = 1'b1;");
+            w.line("#1;");
         }
-        w.line("#1;");
         let last = stages - 1;
         w.block(
             "for (tb_lane = 0; tb_lane < LANES; tb_lane = tb_lane + 1) begin",
