@@ -10,11 +10,14 @@
 //!   of section VII (1P, R1P, 3P, w²P, 1Pw²R).
 //! - [`access`]: the warp accesses of Tables II and IV.
 //! - [`malicious`]: the worst-case access an adversary can build from a scheme's structure.
-//! - [`sim`]: the seeded, parallel Monte Carlo simulator, and [`rng`] its per-trial generator.
+//! - [`sim`]: the seeded, parallel Monte Carlo simulator, [`rng`] its per-trial generator, and
+//!   its fast path for the matrix cells of Table II (`matrix`, drawing in bulk with `draw`).
 //! - [`paper`]: the paper's published numbers, for comparison.
 
 pub mod access;
+mod draw;
 pub mod malicious;
+mod matrix;
 pub mod packed;
 pub mod paper;
 pub mod perm;

@@ -1,64 +1,98 @@
-//! The generator of one Monte Carlo trial: xoshiro256++ seeded from `(seed, trial)`.
+//! The generator of one Monte Carlo trial: trial `t` of a run reads its own stretch of the run's
+//! SplitMix64 sequence.
 //!
-//! Every trial gets its own generator, derived from the run's seed and the trial's index by
-//! SplitMix64 (Steele, Lea and Flood), so a trial's draws depend on nothing else: not on the
-//! thread that runs it nor on the trials before it. xoshiro256++ (Blackman and Vigna) passes
-//! BigCrush and PractRand, costs about a nanosecond per 64 bits, and needs no set-up beyond four
-//! words, which matters when a trial of `w = 16` draws only a few dozen numbers (a ChaCha8
-//! stream costs a 256-byte block refill per trial). It is not cryptographic, which a
-//! simulation does not need. Each 64-bit output serves two 32-bit draws.
+//! SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA
+//! 2014; the generator of Java's `SplittableRandom`) outputs `mix(x_n)` for the Weyl sequence
+//! `x_n = x_0 + n * gamma (mod 2^64)` and passes BigCrush. Its state is a counter, so any
+//! position is one multiply away: trial `t` starts at position `t * 2^20` ([`TRIAL_STRIDE`]) of
+//! the sequence of the run's seed. Trials therefore never share an output (a trial draws far
+//! fewer than `2^20` 64-bit values, and a cell runs at most [`MAX_TRIALS`] trials), and a trial's
+//! draws depend on nothing but the seed and the trial's index: not on the thread that runs it
+//! nor on the trials before it. Starting a trial costs one multiply and no mixing, which matters
+//! when a trial of `w = 16` draws only a handful of 64-bit values (the xoshiro256++ generator
+//! this replaced spent four SplitMix64 outputs filling its state for every trial), and the
+//! outputs of one trial are independent of each other, so the processor computes several at
+//! once. Each seed has its own `x_0` and its own odd `gamma` (derived as `SplittableRandom`
+//! derives a split generator's), so two seeds give two different sequences. Not cryptographic,
+//! which a simulation does not need.
 
 use rand::RngCore;
 
-/// SplitMix64's output function: a bijective 64-bit mix.
-#[inline]
+/// SplitMix64's output function: a bijective 64-bit mix (Stafford's variant 13).
+#[inline(always)]
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
 
+/// The golden-ratio increment of the reference SplitMix64.
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// xoshiro256++ for trial `trial` of a run seeded with `seed`.
+/// Positions of the sequence each trial owns: `2^20` 64-bit outputs.
+pub const TRIAL_STRIDE: u64 = 1 << 20;
+
+/// The most trials of one cell: `2^44`, so that the trials' stretches of `2^20` positions tile
+/// the `2^64` positions of the sequence without overlapping.
+pub const MAX_TRIALS: u64 = 1 << 44;
+
+/// The sequence of one seed: its start and its increment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunStreams {
+    start: u64,
+    gamma: u64,
+}
+
+impl RunStreams {
+    /// The sequence of seed `seed`.
+    pub fn new(seed: u64) -> Self {
+        // SplittableRandom's mixGamma: an odd increment with enough bit transitions that the
+        // Weyl sequence changes many bits from one position to the next.
+        let mut gamma = mix(seed ^ 0x5851_f42d_4c95_7f2d) | 1;
+        if (gamma ^ (gamma >> 1)).count_ones() < 24 {
+            gamma ^= 0xaaaa_aaaa_aaaa_aaaa;
+        }
+        Self {
+            start: mix(seed.wrapping_add(GOLDEN)),
+            gamma,
+        }
+    }
+
+    /// The generator of trial `trial` (below [`MAX_TRIALS`]).
+    #[inline]
+    pub fn trial(&self, trial: u64) -> TrialRng {
+        debug_assert!(trial < MAX_TRIALS);
+        TrialRng {
+            x: self
+                .start
+                .wrapping_add(trial.wrapping_mul(TRIAL_STRIDE).wrapping_mul(self.gamma)),
+            gamma: self.gamma,
+            spare: None,
+        }
+    }
+}
+
+/// SplitMix64 positioned at the start of one trial's stretch.
 #[derive(Debug, Clone)]
 pub struct TrialRng {
-    s: [u64; 4],
+    x: u64,
+    gamma: u64,
     spare: Option<u32>,
 }
 
 impl TrialRng {
-    /// The generator of trial `trial` of a run seeded with `seed`.
+    /// The generator of trial `trial` of a run seeded with `seed` (see [`RunStreams`], which
+    /// derives the seed's sequence once for many trials).
     pub fn new(seed: u64, trial: u64) -> Self {
-        // Distinct (seed, trial) pairs give distinct SplitMix64 starting points; the state is the
-        // next four SplitMix64 outputs, never all zero in practice (and fixed up if it were).
-        let mut x = mix(seed.wrapping_add(GOLDEN))
-            ^ mix(trial.wrapping_mul(GOLDEN) ^ 0x5851_f42d_4c95_7f2d);
-        let mut s = [0u64; 4];
-        for word in &mut s {
-            x = x.wrapping_add(GOLDEN);
-            *word = mix(x);
-        }
-        if s == [0; 4] {
-            s[0] = GOLDEN;
-        }
-        Self { s, spare: None }
+        RunStreams::new(seed).trial(trial)
     }
 }
 
 impl RngCore for TrialRng {
-    #[inline]
+    #[inline(always)]
     fn next_u64(&mut self) -> u64 {
-        let s = &mut self.s;
-        let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
+        self.x = self.x.wrapping_add(self.gamma);
+        mix(self.x)
     }
 
     #[inline]
@@ -91,13 +125,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reference_output_of_xoshiro256pp() {
-        // The reference implementation's first output from the state {1, 2, 3, 4}.
+    fn reference_output_of_splitmix64() {
+        // The reference implementation (Vigna's splitmix64.c) seeded with 1234567.
         let mut r = TrialRng {
-            s: [1, 2, 3, 4],
+            x: 1_234_567,
+            gamma: GOLDEN,
             spare: None,
         };
-        assert_eq!(r.next_u64(), 41_943_041);
+        let got: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
+        assert_eq!(
+            got,
+            [
+                6_457_827_717_110_365_317,
+                3_203_168_211_198_807_973,
+                9_817_491_932_198_370_423
+            ]
+        );
+    }
+
+    #[test]
+    fn a_trial_starts_where_its_stretch_of_the_sequence_starts() {
+        let run = RunStreams::new(9);
+        let mut first = run.trial(0);
+        for _ in 0..TRIAL_STRIDE {
+            first.next_u64();
+        }
+        // Trial 0's output 2^20 + 1 is trial 1's first.
+        assert_eq!(first.next_u64(), run.trial(1).next_u64());
     }
 
     #[test]
@@ -109,6 +163,8 @@ mod tests {
         seen.sort_unstable();
         seen.dedup();
         assert_eq!(seen.len(), 2000);
+        assert_ne!(RunStreams::new(1).gamma, RunStreams::new(2).gamma);
+        assert!((0..100).all(|s| RunStreams::new(s).gamma % 2 == 1));
         // Both halves of a 64-bit output are used, high half first.
         let mut r = TrialRng::new(3, 4);
         let v = TrialRng::new(3, 4).next_u64();

@@ -10,7 +10,8 @@
 
 use super::access::{Element, Pattern};
 use super::malicious::malicious_access;
-use super::rng::TrialRng;
+use super::matrix::MatrixTrials;
+use super::rng::{RunStreams, TrialRng};
 use super::sampler::{below, Sampler};
 use super::scheme::{Row, Scheme, Shape};
 use crate::Error;
@@ -74,28 +75,24 @@ pub fn trial_rng(seed: u64, trial: u64) -> TrialRng {
 /// Runs trials of one cell, one at a time, reusing its buffers.
 ///
 /// [`Engine::run`] takes a fast path for the matrix cells of Table II (a `w x w` matrix, any
-/// pattern but the malicious one): it draws exactly what [`Engine::run_general`] draws, in the
-/// same order (so a trial's congestion is the same on both paths, which a test checks cell by
-/// cell), but walks the warp's rows without building elements, takes the shifts of the rows
-/// touched, in order of first appearance, from a forward Fisher-Yates shuffle (RAP) or a run of
-/// uniform draws (RAS) instead of the lazy tables, and keeps no per-thread addresses.
+/// pattern but the malicious one, see [`super::matrix`]): it draws the warp and the shifts of
+/// the rows it touches in bulk and counts without building elements. [`Engine::run_general`]
+/// serves every cell: it draws each element of the warp, then each element's shift from lazily
+/// drawn tables. The two draw the same distribution in a different order (a test compares
+/// their statistics cell by cell, another checks the fast path's count against the DMM
+/// congestion of the addresses it computed).
 #[derive(Debug, Clone)]
 pub struct Engine {
     cell: Cell,
-    seed: u64,
+    streams: RunStreams,
     sampler: Sampler,
     counts: Vec<u32>,
     seen: Vec<u64>,
     elements: Vec<Element>,
     banks: Vec<u32>,
     malicious: Option<Arc<Vec<Element>>>,
-    /// The fast path's shifts of rows `0..w` (RAP: the shuffled pool, started as `identity`).
-    shifts: Vec<u32>,
-    identity: Vec<u32>,
-    /// The fast path's random elements: `(row, col)`.
-    picks: Vec<(u32, u32)>,
-    /// The fast path's order of first appearance of each row in a random warp.
-    rank: Vec<u32>,
+    /// The fast path, for the matrix cells that have one.
+    matrix: Option<MatrixTrials>,
 }
 
 impl Engine {
@@ -109,137 +106,29 @@ impl Engine {
     fn with_access(cell: Cell, seed: u64, malicious: Option<Arc<Vec<Element>>>) -> Self {
         let shape = cell.shape;
         let w = shape.w();
-        let seen = if cell.pattern.may_repeat() {
-            vec![0u64; shape.elements().div_ceil(64) as usize]
-        } else {
-            Vec::new()
-        };
+        let matrix = (shape.dims() == 2 && cell.pattern != Pattern::Malicious)
+            .then(|| MatrixTrials::new(w, cell.scheme, cell.pattern));
+        // The general path's buffers are sized lazily, on its first trial.
         Self {
             cell,
-            seed,
-            sampler: Sampler::new(
-                w,
-                cell.scheme.permutations(shape),
-                cell.scheme.uniform_values(shape),
-            ),
-            counts: vec![0; w as usize],
-            seen,
+            streams: RunStreams::new(seed),
+            sampler: Sampler::new(w, 0, 0),
+            counts: Vec::new(),
+            seen: Vec::new(),
             elements: Vec::with_capacity(w as usize),
             banks: Vec::with_capacity(w as usize),
             malicious,
-            shifts: vec![0; w as usize],
-            identity: (0..w).collect(),
-            picks: Vec::with_capacity(w as usize),
-            rank: vec![0; w as usize],
+            matrix,
         }
     }
 
     /// Runs trial `trial`: draws the layout and the warp, returns its congestion (by the fast
     /// path where the cell has one, see [`Engine`]).
     pub fn run(&mut self, trial: u64) -> u32 {
-        if self.cell.shape.dims() == 2 && self.cell.pattern != Pattern::Malicious {
-            self.run_matrix(trial)
-        } else {
-            self.run_general(trial)
-        }
-    }
-
-    /// The fast path of [`Engine::run`] for a matrix cell.
-    fn run_matrix(&mut self, trial: u64) -> u32 {
-        let mut rng = trial_rng(self.seed, trial);
-        let w = self.cell.shape.w();
-        let scheme = self.cell.scheme;
-        self.counts.fill(0);
-        let mut max = 0;
-        let mut bump = |counts: &mut [u32], bank: u32| {
-            let c = &mut counts[bank as usize];
-            *c += 1;
-            max = max.max(*c);
-        };
-        let wrap = |x: u32| if x >= w { x - w } else { x };
-        match self.cell.pattern {
-            Pattern::Contiguous => {
-                let _row = below(&mut rng, w);
-                // The row's shift: a fresh permutation's first entry and a uniform value are
-                // both one draw below w.
-                let s = match scheme {
-                    Scheme::Raw => 0,
-                    _ => below(&mut rng, w),
-                };
-                for col in 0..w {
-                    bump(&mut self.counts, wrap(col + s));
-                }
-            }
-            Pattern::Stride(_) | Pattern::Diagonal => {
-                let stride = matches!(self.cell.pattern, Pattern::Stride(_));
-                if stride {
-                    let _row = below(&mut rng, w);
-                }
-                let c = below(&mut rng, w);
-                self.first_shifts(&mut rng, w as usize);
-                for (t, &s) in self.shifts.iter().enumerate() {
-                    let col = if stride { c } else { wrap(c + t as u32) };
-                    bump(&mut self.counts, wrap(col + s));
-                }
-            }
-            Pattern::Random => {
-                self.picks.clear();
-                for _ in 0..w {
-                    let row = below(&mut rng, w);
-                    let col = below(&mut rng, w);
-                    self.picks.push((row, col));
-                }
-                // The lazy tables draw a row's shift when the row first appears, and what they
-                // draw does not depend on which row it is: the distinct rows' shifts in order of
-                // first appearance are the first draws of the in-order run.
-                self.rank.fill(u32::MAX);
-                let mut distinct = 0;
-                for &(row, _) in &self.picks {
-                    let r = &mut self.rank[row as usize];
-                    if *r == u32::MAX {
-                        *r = distinct;
-                        distinct += 1;
-                    }
-                }
-                self.first_shifts(&mut rng, distinct as usize);
-                for &(row, col) in &self.picks {
-                    let s = self.shifts[self.rank[row as usize] as usize];
-                    let idx = row as usize * w as usize + col as usize;
-                    let (word, bit) = (idx / 64, idx % 64);
-                    if self.seen[word] >> bit & 1 == 1 {
-                        continue;
-                    }
-                    self.seen[word] |= 1 << bit;
-                    bump(&mut self.counts, wrap(col + s));
-                }
-                for &(row, col) in &self.picks {
-                    self.seen[(row as usize * w as usize + col as usize) / 64] = 0;
-                }
-            }
-            Pattern::Malicious => unreachable!("the malicious access takes the general path"),
-        }
-        max
-    }
-
-    /// The shifts of the first `n` rows a warp touches, in the order it first touches them, as
-    /// the lazy tables would draw them, into `shifts[..n]`.
-    fn first_shifts(&mut self, rng: &mut TrialRng, n: usize) {
-        let w = self.cell.shape.w();
-        match self.cell.scheme {
-            Scheme::Raw => self.shifts[..n].fill(0),
-            Scheme::Ras => {
-                for s in &mut self.shifts[..n] {
-                    *s = below(rng, w);
-                }
-            }
-            _ => {
-                // Forward Fisher-Yates: entry t takes a uniform pick among the values left.
-                self.shifts.copy_from_slice(&self.identity);
-                for t in 0..n {
-                    let pick = t + below(rng, w - t as u32) as usize;
-                    self.shifts.swap(t, pick);
-                }
-            }
+        let mut rng = self.streams.trial(trial);
+        match &mut self.matrix {
+            Some(m) => m.run(&mut rng),
+            None => self.run_general(trial),
         }
     }
 
@@ -247,13 +136,22 @@ impl Engine {
     /// then each element's shift from the lazy tables, and keeps the elements and their
     /// addresses for [`Engine::elements`] and [`Engine::addresses`].
     pub fn run_general(&mut self, trial: u64) -> u32 {
-        let mut rng = trial_rng(self.seed, trial);
-        self.sampler.next_trial();
-        self.draw_access(&mut rng);
-
         let shape = self.cell.shape;
         let w = shape.w();
         let dedup = self.cell.pattern.may_repeat();
+        if self.counts.is_empty() {
+            let scheme = self.cell.scheme;
+            self.sampler =
+                Sampler::new(w, scheme.permutations(shape), scheme.uniform_values(shape));
+            self.counts = vec![0; w as usize];
+            if dedup {
+                self.seen = vec![0; shape.elements().div_ceil(64) as usize];
+            }
+        }
+        let mut rng = self.streams.trial(trial);
+        self.sampler.next_trial();
+        self.draw_access(&mut rng);
+
         self.counts.fill(0);
         self.banks.clear();
         let mut max = 0;
@@ -528,18 +426,108 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_fast_path_draws_and_counts_as_the_general_one() {
-        for w in [2, 3, 5, 16, 17, 64] {
+    /// Every Table II cell at a power of two and at other widths.
+    fn matrix_cells(widths: &[u32]) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for &w in widths {
             for s in Scheme::TABLE_II {
                 for p in Pattern::TABLE_II {
-                    let c = cell(2, w, s, p);
-                    let (mut fast, mut general) = (Engine::new(c, 7), Engine::new(c, 7));
-                    for t in 0..3000 {
-                        assert_eq!(fast.run(t), general.run_general(t), "{c:?} trial {t}");
-                    }
+                    cells.push(cell(2, w, s, p));
                 }
             }
+        }
+        cells
+    }
+
+    #[test]
+    fn the_fast_path_counts_the_dmm_congestion_of_the_warp_it_describes() {
+        for c in matrix_cells(&[2, 3, 5, 16, 17, 64]) {
+            let w = c.shape.w();
+            let streams = RunStreams::new(7);
+            let mut m = MatrixTrials::new(w, c.scheme, c.pattern);
+            for t in 0..500 {
+                let got = m.run(&mut streams.trial(t));
+                let addrs = m.addresses();
+                assert_eq!(
+                    got,
+                    congestion(&addrs, |a| a % u64::from(w)),
+                    "{c:?} trial {t}"
+                );
+                // The warp is the pattern's: element t of the formula, for the fixed index
+                // drawn (the random access: any elements).
+                let elements = m.elements();
+                let rows: Vec<u32> = elements.iter().map(|e| e.row[2]).collect();
+                let cols: Vec<u32> = elements.iter().map(|e| e.col).collect();
+                let all: Vec<u32> = (0..w).collect();
+                match c.pattern {
+                    Pattern::Contiguous => {
+                        assert!(rows.iter().all(|&r| r == rows[0]) && cols == all)
+                    }
+                    Pattern::Stride(_) => {
+                        assert!(cols.iter().all(|&k| k == cols[0]) && rows == all)
+                    }
+                    Pattern::Diagonal => {
+                        assert!(
+                            rows == all && (0..w).all(|t| cols[t as usize] == (cols[0] + t) % w)
+                        )
+                    }
+                    _ => assert!(rows.iter().chain(&cols).all(|&v| v < w)),
+                }
+                // The shifts are RAW's zeros, a permutation under RAP.
+                let shifts = m.shifts();
+                match c.scheme {
+                    Scheme::Raw => assert!(rows.iter().all(|&r| shifts[r as usize] == 0)),
+                    Scheme::Rap if c.pattern != Pattern::Contiguous => {
+                        let mut sorted = shifts.to_vec();
+                        sorted.sort_unstable();
+                        assert!(sorted.iter().enumerate().all(|(i, &v)| v as usize == i));
+                    }
+                    _ => assert!(shifts.iter().all(|&v| v < w)),
+                }
+            }
+        }
+    }
+
+    /// Pearson's chi-square statistic of two histograms of equal totals (bins with fewer than
+    /// ten trials in both pooled into one) and its degrees of freedom.
+    fn chi_square_two_samples(a: &[u64], b: &[u64]) -> (f64, usize) {
+        let (mut pooled, mut stat, mut bins) = ((0u64, 0u64), 0.0, 0);
+        let mut add = |x: u64, y: u64| {
+            if x + y > 0 {
+                stat += (x as f64 - y as f64).powi(2) / (x + y) as f64;
+                bins += 1;
+            }
+        };
+        for (&x, &y) in a.iter().zip(b) {
+            if x + y < 10 {
+                pooled = (pooled.0 + x, pooled.1 + y);
+            } else {
+                add(x, y);
+            }
+        }
+        add(pooled.0, pooled.1);
+        (stat, bins.max(1) - 1)
+    }
+
+    #[test]
+    fn the_fast_and_the_general_path_draw_the_same_distribution() {
+        let trials = 10_000;
+        for c in matrix_cells(&[12, 16]) {
+            let w = c.shape.w() as usize;
+            let mut e = Engine::new(c, 5);
+            let (mut fast, mut general) = (vec![0u64; w + 1], vec![0u64; w + 1]);
+            for t in 0..trials {
+                fast[e.run(t) as usize] += 1;
+                general[e.run_general(t) as usize] += 1;
+            }
+            let (stat, dof) = chi_square_two_samples(&fast, &general);
+            // About the 0.1% point of chi-square with `dof` degrees of freedom (at most 13
+            // here: 3.3 for one, 34.5 for 13).
+            let bound = dof as f64 + 3.1 * (2.0 * dof as f64).sqrt() + 4.0;
+            assert!(
+                stat <= bound,
+                "{c:?}: {fast:?} vs {general:?}: {stat:.1} > {bound:.1}"
+            );
         }
     }
 

@@ -1,0 +1,299 @@
+//! Bounded random draws in bulk for the simulator's matrix path: independent uniform values
+//! below `n` and uniformly random permutations, exact (no modulo bias) and frugal with random
+//! bits, since drawing dominated the simulator once the counting was cheap.
+//!
+//! A range that is a power of two `2^k` takes the low `k` bits of a byte, a 16-bit or a 32-bit
+//! piece of a 64-bit output per value (eight shifts of `w = 16` from one output, four random
+//! elements of a `256 x 256` matrix). Any other range takes 16 bits per value by Lemire's multiply-and-reject
+//! method with the exact rejection threshold (four values per output, a retry with probability
+//! below `n / 2^16`); ranges above `2^16` take 32.
+
+use super::rng::TrialRng;
+use super::sampler::below;
+use rand::RngCore;
+
+/// 16-bit pieces of 64-bit outputs, low piece first.
+struct Pieces16 {
+    word: u64,
+    left: u32,
+}
+
+impl Pieces16 {
+    fn new() -> Self {
+        Self { word: 0, left: 0 }
+    }
+
+    #[inline(always)]
+    fn next(&mut self, rng: &mut TrialRng) -> u32 {
+        if self.left == 0 {
+            self.word = rng.next_u64();
+            self.left = 4;
+        }
+        let v = self.word as u16;
+        self.word >>= 16;
+        self.left -= 1;
+        u32::from(v)
+    }
+
+    /// A uniform value in `0..n` (`1 <= n <= 2^16`): Lemire's method on 16-bit pieces.
+    #[inline(always)]
+    fn below(&mut self, rng: &mut TrialRng, n: u32) -> u32 {
+        debug_assert!((1..=1 << 16).contains(&n));
+        let mut m = self.next(rng) * n;
+        if m & 0xffff < n {
+            let threshold = (1 << 16) % n;
+            while m & 0xffff < threshold {
+                m = self.next(rng) * n;
+            }
+        }
+        m >> 16
+    }
+}
+
+/// One uniform value in `0..n` (`n >= 1`).
+#[inline]
+pub(crate) fn one_below(rng: &mut TrialRng, n: u32) -> u32 {
+    if n.is_power_of_two() {
+        (rng.next_u64() & u64::from(n - 1)) as u32
+    } else {
+        below(rng, n)
+    }
+}
+
+/// Fills `out` with independent uniform values in `0..n` (`n >= 1`).
+pub(crate) fn fill_below(rng: &mut TrialRng, n: u32, out: &mut [u32]) {
+    if n.is_power_of_two() {
+        // The low k bits of each byte, 16-bit or 32-bit piece: whole pieces keep the loop free
+        // of variable shifts, at the price of unused bits when k is below the piece's width.
+        let mask = n - 1;
+        match n.trailing_zeros() {
+            0 => out.fill(0),
+            1..=8 => fill_pieces::<8>(rng, mask, out),
+            9..=16 => fill_pieces::<4>(rng, mask, out),
+            _ => fill_pieces::<2>(rng, mask, out),
+        }
+    } else if n <= 1 << 16 {
+        let mut pieces = Pieces16::new();
+        for v in out {
+            *v = pieces.below(rng, n);
+        }
+    } else {
+        for v in out {
+            *v = below(rng, n);
+        }
+    }
+}
+
+/// Fills `out` with `PER` pieces of `64 / PER` bits of each 64-bit output, masked with `mask`.
+#[inline(always)]
+fn fill_pieces<const PER: usize>(rng: &mut TrialRng, mask: u32, out: &mut [u32]) {
+    let bits = 64 / PER;
+    let mut chunks = out.chunks_exact_mut(PER);
+    for chunk in &mut chunks {
+        let x = rng.next_u64();
+        for (i, v) in chunk.iter_mut().enumerate() {
+            *v = (x >> (bits * i)) as u32 & mask;
+        }
+    }
+    let rest = chunks.into_remainder();
+    if !rest.is_empty() {
+        let x = rng.next_u64();
+        for (i, v) in rest.iter_mut().enumerate() {
+            *v = (x >> (bits * i)) as u32 & mask;
+        }
+    }
+}
+
+/// Uniformly random permutations of `0..n` (`1 <= n < 2^16`) by forward Fisher-Yates: step `t`
+/// swaps entry `t` with a uniform pick among entries `t..n`, and entry `t` is final after it.
+/// The picks are drawn in bulk: one 16-bit piece each, multiplied by its range (Lemire's method)
+/// in one pass the compiler vectorises, and the rare rejected ones (probability below
+/// `(n - t) / 2^16` each) drawn again one by one afterwards, from the pieces that follow.
+#[derive(Debug, Clone)]
+pub(crate) struct Shuffler {
+    /// `n - t`, the range of step `t`'s pick, and `2^16 mod (n - t)`, its rejection threshold.
+    ranges: Vec<u16>,
+    thresholds: Vec<u16>,
+    /// The random pieces of one shuffle, then the picks' offsets `pick - t`.
+    pieces: Vec<u16>,
+    offsets: Vec<u16>,
+    identity: Vec<u32>,
+}
+
+impl Shuffler {
+    /// A shuffler of `n` entries.
+    pub(crate) fn new(n: u32) -> Self {
+        debug_assert!((1..1 << 16).contains(&n));
+        let ranges: Vec<u16> = (1..=n).rev().map(|r| r as u16).collect();
+        let thresholds = ranges
+            .iter()
+            .map(|&r| ((1u32 << 16) % u32::from(r)) as u16)
+            .collect();
+        Self {
+            ranges,
+            thresholds,
+            pieces: vec![0; n as usize],
+            offsets: vec![0; n as usize],
+            identity: (0..n).collect(),
+        }
+    }
+
+    /// Fills `perm` (`n` entries) with a uniformly random permutation of `0..n`, calling
+    /// `visit(t, entry)` as entry `t` becomes final, while it is still at hand.
+    #[inline(always)]
+    pub(crate) fn shuffle(
+        &mut self,
+        rng: &mut TrialRng,
+        perm: &mut [u32],
+        mut visit: impl FnMut(u32, u32),
+    ) {
+        let n = self.ranges.len();
+        let mut chunks = self.pieces.chunks_exact_mut(4);
+        for chunk in &mut chunks {
+            let x = rng.next_u64();
+            for (i, p) in chunk.iter_mut().enumerate() {
+                *p = (x >> (16 * i)) as u16;
+            }
+        }
+        let rest = chunks.into_remainder();
+        if !rest.is_empty() {
+            let x = rng.next_u64();
+            for (i, p) in rest.iter_mut().enumerate() {
+                *p = (x >> (16 * i)) as u16;
+            }
+        }
+        let mut rejected = false;
+        for (((offset, &piece), &range), &threshold) in self
+            .offsets
+            .iter_mut()
+            .zip(&self.pieces)
+            .zip(&self.ranges)
+            .zip(&self.thresholds)
+        {
+            let m = u32::from(piece) * u32::from(range);
+            *offset = (m >> 16) as u16;
+            rejected |= (m as u16) < threshold;
+        }
+        if rejected {
+            let mut more = Pieces16::new();
+            for t in 0..n {
+                let (range, threshold) = (u32::from(self.ranges[t]), self.thresholds[t]);
+                let mut m = u32::from(self.pieces[t]) * range;
+                while (m as u16) < threshold {
+                    m = more.next(rng) * range;
+                }
+                self.offsets[t] = (m >> 16) as u16;
+            }
+        }
+        let perm = &mut perm[..n];
+        perm.copy_from_slice(&self.identity);
+        for (t, &offset) in self.offsets.iter().enumerate() {
+            let pick = t + usize::from(offset);
+            let chosen = perm[pick];
+            perm[pick] = perm[t];
+            perm[t] = chosen;
+            visit(t as u32, chosen);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pearson's chi-square statistic of `counts` against equal expected counts.
+    fn chi_square(counts: &[u64]) -> f64 {
+        let total: u64 = counts.iter().sum();
+        let expected = total as f64 / counts.len() as f64;
+        counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum()
+    }
+
+    #[test]
+    fn values_below_n_are_in_range_and_uniform() {
+        for n in [
+            1u32,
+            2,
+            3,
+            5,
+            16,
+            17,
+            32,
+            100,
+            256,
+            4096,
+            65535,
+            65536,
+            65537,
+            1 << 24,
+        ] {
+            let mut rng = TrialRng::new(1, u64::from(n));
+            let mut out = vec![0u32; 3001];
+            let mut counts = vec![0u64; n.min(64) as usize];
+            for _ in 0..20 {
+                fill_below(&mut rng, n, &mut out);
+                for &v in &out {
+                    assert!(v < n, "{v} >= {n}");
+                    if n <= 64 {
+                        counts[v as usize] += 1;
+                    }
+                }
+            }
+            if (2..=64).contains(&n) {
+                // 60 020 draws; the 0.1% point of chi-square with 63 degrees of freedom is
+                // about 104.
+                assert!(chi_square(&counts) < 110.0, "n = {n}: {counts:?}");
+            }
+            assert!(one_below(&mut rng, n) < n);
+        }
+    }
+
+    #[test]
+    fn shuffles_are_uniform_permutations() {
+        // All 24 permutations of 4 elements, about equally often.
+        let mut counts = std::collections::HashMap::new();
+        let mut rng = TrialRng::new(2, 0);
+        let mut shuffler = Shuffler::new(4);
+        for _ in 0..48_000 {
+            let mut p = vec![0; 4];
+            shuffler.shuffle(&mut rng, &mut p, |_, _| {});
+            *counts.entry(p).or_insert(0u64) += 1;
+        }
+        assert_eq!(counts.len(), 24);
+        let counts: Vec<u64> = counts.into_values().collect();
+        // 23 degrees of freedom: the 0.1% point is about 49.7.
+        assert!(chi_square(&counts) < 50.0, "{counts:?}");
+        // A long one is a permutation, and position 0 takes every value.
+        let mut first = vec![0u64; 200];
+        let mut shuffler = Shuffler::new(200);
+        for _ in 0..5000 {
+            let mut p = vec![0; 200];
+            shuffler.shuffle(&mut rng, &mut p, |_, _| {});
+            first[p[0] as usize] += 1;
+            p.sort_unstable();
+            assert!(p.iter().enumerate().all(|(i, &v)| v as usize == i));
+        }
+        assert!(chi_square(&first) < 280.0, "{first:?}");
+    }
+
+    #[test]
+    fn rejected_picks_are_drawn_again_and_visits_see_the_final_entries() {
+        // Step 0 of 40 000 entries rejects 39% of its pieces (2^16 mod 40 000 = 25 536).
+        let n = 40_000;
+        let mut shuffler = Shuffler::new(n);
+        let mut rng = TrialRng::new(3, 0);
+        for _ in 0..20 {
+            let mut p = vec![0; n as usize];
+            let mut seen = Vec::new();
+            shuffler.shuffle(&mut rng, &mut p, |t, v| seen.push((t, v)));
+            assert!(seen
+                .iter()
+                .enumerate()
+                .all(|(i, &(t, v))| t as usize == i && p[i] == v));
+            p.sort_unstable();
+            assert!(p.iter().enumerate().all(|(i, &v)| v as usize == i));
+        }
+    }
+}

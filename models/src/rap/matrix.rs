@@ -1,0 +1,341 @@
+//! The simulator's fast path for the cells of Table II: a `w x w` matrix under RAW, RAS or RAP,
+//! read by the contiguous, stride, diagonal or random warp.
+//!
+//! A trial draws, in this order:
+//! - the index the pattern holds fixed: the contiguous access's row, the stride access's column,
+//!   the diagonal's offset `c` (nothing for the random access);
+//! - the random access's elements: `w` rows, then `w` columns, each uniform;
+//! - the shifts of the rows the warp touches: for the contiguous access the one row's shift (an
+//!   entry of a uniformly random permutation and a uniform value are both uniform below `w`),
+//!   for the others every row's, as the whole layout: RAS `w` uniform values, RAP a uniformly
+//!   random permutation (forward Fisher-Yates), RAW none.
+//!
+//! Then it computes every thread's bank, `(col + shift[row]) mod w`, and counts the congestion:
+//! the most distinct elements in one bank. Only the random access can touch an element twice;
+//! its threads are checked against a bitmap of the elements already counted. Draws come from
+//! [`super::draw`] in bulk, everything lives in buffers allocated once per engine, and nothing
+//! is kept that the statistic does not need.
+
+#[cfg(test)]
+use super::access::Element;
+use super::access::Pattern;
+use super::draw::{fill_below, one_below, Shuffler};
+use super::rng::TrialRng;
+use super::scheme::Scheme;
+
+/// Arithmetic mod `w`: masks and shifts for a power of two, else comparisons and a division.
+trait Width: Copy {
+    fn w(self) -> u32;
+    /// `x mod w` for `x < 2w`.
+    fn wrap(self, x: u32) -> u32;
+    /// `(e / w, e mod w)`: an element's row and column.
+    fn split(self, e: u32) -> (u32, u32);
+}
+
+#[derive(Clone, Copy)]
+struct PowerOfTwo(u32);
+
+impl Width for PowerOfTwo {
+    #[inline(always)]
+    fn w(self) -> u32 {
+        self.0
+    }
+    #[inline(always)]
+    fn wrap(self, x: u32) -> u32 {
+        x & (self.0 - 1)
+    }
+    #[inline(always)]
+    fn split(self, e: u32) -> (u32, u32) {
+        (e >> self.0.trailing_zeros(), e & (self.0 - 1))
+    }
+}
+
+#[derive(Clone, Copy)]
+struct AnyWidth(u32);
+
+impl Width for AnyWidth {
+    #[inline(always)]
+    fn w(self) -> u32 {
+        self.0
+    }
+    #[inline(always)]
+    fn wrap(self, x: u32) -> u32 {
+        if x >= self.0 {
+            x - self.0
+        } else {
+            x
+        }
+    }
+    #[inline(always)]
+    fn split(self, e: u32) -> (u32, u32) {
+        (e / self.0, e % self.0)
+    }
+}
+
+/// The congestion counter's memory: a count per bank, and for warps that may repeat an element
+/// a bitmap of the elements counted. Both are all zero between trials. Their lengths are powers
+/// of two, indexed through a mask: the mask changes no index in range, and it lets the
+/// compiler drop the bounds checks.
+#[derive(Debug, Clone)]
+struct BankCounts {
+    count: Vec<u16>,
+    seen: Vec<u64>,
+}
+
+impl BankCounts {
+    fn new(w: u32, may_repeat: bool) -> Self {
+        let size = w.next_power_of_two() as usize;
+        Self {
+            count: vec![0; size],
+            seen: if may_repeat {
+                vec![0; (size * size).div_ceil(64)]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// A tally of one warp whose threads touch distinct elements.
+    #[inline(always)]
+    fn distinct(&mut self) -> Tally<'_> {
+        let mask = self.count.len() - 1;
+        Tally {
+            count: &mut self.count[..=mask],
+            mask,
+            bank: 0,
+            run: 0,
+        }
+    }
+
+    /// The congestion of threads that may touch the same element: thread `t` touches element
+    /// `elements[t]` in bank `bank(elements[t])` and counts only the first time its element
+    /// comes.
+    #[inline(always)]
+    fn merging(&mut self, elements: &[u32], bank: impl Fn(u32) -> u32) -> u32 {
+        let (banks, words) = (self.count.len() - 1, self.seen.len() - 1);
+        let (count, seen) = (&mut self.count[..=banks], &mut self.seen[..=words]);
+        for &e in elements {
+            let (word, bit) = ((e / 64) as usize & words, 1u64 << (e % 64));
+            let old = seen[word];
+            seen[word] = old | bit;
+            if old & bit == 0 {
+                count[bank(e) as usize & banks] += 1;
+            }
+        }
+        // Clearing the whole bitmap costs fewer stores than clearing word by word up to
+        // w = 256 (w^2 / 256 words of 256 bits against w words).
+        if seen.len() <= count.len() * 4 {
+            seen.fill(0);
+        } else {
+            for &e in elements {
+                seen[(e / 64) as usize & words] = 0;
+            }
+        }
+        take_max(count)
+    }
+}
+
+/// The largest count, leaving every count at zero for the next warp.
+#[inline(always)]
+fn take_max(count: &mut [u16]) -> u32 {
+    let mut max = 0;
+    for c in count {
+        max = max.max(*c);
+        *c = 0;
+    }
+    u32::from(max)
+}
+
+/// The count of a warp whose threads touch distinct elements, fed one bank at a time. Threads in
+/// the same bank one after another add up in a register (a stride access under RAW puts every
+/// thread in one bank), so a count is written once per run of equal banks.
+struct Tally<'a> {
+    count: &'a mut [u16],
+    mask: usize,
+    bank: u32,
+    run: u16,
+}
+
+impl Tally<'_> {
+    #[inline(always)]
+    fn add(&mut self, bank: u32) {
+        if bank == self.bank {
+            self.run += 1;
+        } else {
+            self.count[self.bank as usize & self.mask] += self.run;
+            (self.bank, self.run) = (bank, 1);
+        }
+    }
+
+    /// The congestion: the largest count.
+    #[inline(always)]
+    fn finish(self) -> u32 {
+        self.count[self.bank as usize & self.mask] += self.run;
+        take_max(self.count)
+    }
+}
+
+/// One matrix cell's trials, with the buffers they reuse.
+#[derive(Debug, Clone)]
+pub(crate) struct MatrixTrials {
+    w: u32,
+    scheme: Scheme,
+    pattern: Pattern,
+    /// The index the pattern holds fixed in the last trial (row, column or diagonal offset).
+    fixed: u32,
+    /// Every row's shift (the contiguous access: only the row it reads; RAW: zeros), then zeros
+    /// up to a power of two.
+    shifts: Vec<u32>,
+    /// RAP's permutations.
+    shuffler: Shuffler,
+    /// The random access's elements, `row * w + col`.
+    elements: Vec<u32>,
+    counts: BankCounts,
+}
+
+impl MatrixTrials {
+    /// Trials of a `w x w` matrix (`w < 2^16`) under `scheme` (RAW, RAS or RAP) read by
+    /// `pattern` (contiguous, stride, diagonal or random).
+    pub(crate) fn new(w: u32, scheme: Scheme, pattern: Pattern) -> Self {
+        debug_assert!(w < 1 << 16);
+        debug_assert!(matches!(scheme, Scheme::Raw | Scheme::Ras | Scheme::Rap));
+        debug_assert!(!matches!(
+            pattern,
+            Pattern::Malicious | Pattern::Stride(2..)
+        ));
+        let random = pattern == Pattern::Random;
+        Self {
+            w,
+            scheme,
+            pattern,
+            fixed: 0,
+            shifts: vec![0; w.next_power_of_two() as usize],
+            shuffler: Shuffler::new(if scheme == Scheme::Rap { w } else { 1 }),
+            elements: vec![0; if random { w as usize } else { 0 }],
+            counts: BankCounts::new(w, pattern.may_repeat()),
+        }
+    }
+
+    /// Runs one trial with generator `rng` and returns its congestion.
+    pub(crate) fn run(&mut self, rng: &mut TrialRng) -> u32 {
+        if self.w.is_power_of_two() {
+            self.run_at(rng, PowerOfTwo(self.w))
+        } else {
+            self.run_at(rng, AnyWidth(self.w))
+        }
+    }
+
+    #[inline(always)]
+    fn run_at(&mut self, rng: &mut TrialRng, width: impl Width) -> u32 {
+        let w = width.w();
+        let scheme = self.scheme;
+        let rows = self.shifts.len() - 1;
+        match self.pattern {
+            Pattern::Contiguous => {
+                self.fixed = one_below(rng, w);
+                let s = match scheme {
+                    Scheme::Raw => 0,
+                    _ => one_below(rng, w),
+                };
+                self.shifts[self.fixed as usize & rows] = s;
+                let mut tally = self.counts.distinct();
+                for col in 0..w {
+                    tally.add(width.wrap(col + s));
+                }
+                tally.finish()
+            }
+            Pattern::Stride(_) => {
+                self.fixed = one_below(rng, w);
+                let c = self.fixed;
+                self.one_per_row(rng, w, |_, shift| width.wrap(c + shift))
+            }
+            Pattern::Diagonal => {
+                self.fixed = one_below(rng, w);
+                let c = self.fixed;
+                self.one_per_row(rng, w, |t, shift| width.wrap(width.wrap(c + t) + shift))
+            }
+            Pattern::Random => {
+                fill_below(rng, w * w, &mut self.elements);
+                let shifts = &mut self.shifts[..=rows];
+                match scheme {
+                    Scheme::Raw => {
+                        return self.counts.merging(&self.elements, |e| width.split(e).1);
+                    }
+                    Scheme::Ras => fill_below(rng, w, &mut shifts[..w as usize]),
+                    _ => self
+                        .shuffler
+                        .shuffle(rng, &mut shifts[..w as usize], |_, _| {}),
+                }
+                let shifts = &self.shifts[..=rows];
+                self.counts.merging(&self.elements, |e| {
+                    let (row, col) = width.split(e);
+                    width.wrap(col + shifts[row as usize & rows])
+                })
+            }
+            Pattern::Malicious => unreachable!("the malicious access takes the general path"),
+        }
+    }
+
+    /// Draws every row's shift and counts a warp with one thread in each row `t`, in bank
+    /// `bank(t, shift of row t)`.
+    #[inline(always)]
+    fn one_per_row(&mut self, rng: &mut TrialRng, w: u32, bank: impl Fn(u32, u32) -> u32) -> u32 {
+        let mut tally = self.counts.distinct();
+        let shifts = &mut self.shifts[..w as usize];
+        match self.scheme {
+            Scheme::Rap => {
+                self.shuffler
+                    .shuffle(rng, shifts, |t, shift| tally.add(bank(t, shift)));
+            }
+            scheme => {
+                if scheme == Scheme::Ras {
+                    fill_below(rng, w, shifts);
+                }
+                for (t, &shift) in shifts.iter().enumerate() {
+                    tally.add(bank(t as u32, shift));
+                }
+            }
+        }
+        tally.finish()
+    }
+
+    /// The elements the last trial's warp touched, thread 0 first.
+    #[cfg(test)]
+    pub(crate) fn elements(&self) -> Vec<Element> {
+        let w = self.w;
+        let at = |row: u32, col: u32| Element {
+            row: [0, 0, row],
+            col,
+        };
+        (0..w)
+            .map(|t| match self.pattern {
+                Pattern::Contiguous => at(self.fixed, t),
+                Pattern::Stride(_) => at(t, self.fixed),
+                Pattern::Diagonal => at(t, (self.fixed + t) % w),
+                _ => {
+                    let e = self.elements[t as usize];
+                    at(e / w, e % w)
+                }
+            })
+            .collect()
+    }
+
+    /// The addresses the last trial's warp touched (`row * w + bank`), thread 0 first.
+    #[cfg(test)]
+    pub(crate) fn addresses(&self) -> Vec<u64> {
+        let w = u64::from(self.w);
+        self.elements()
+            .iter()
+            .map(|e| {
+                let bank = (u64::from(e.col) + u64::from(self.shifts[e.row[2] as usize])) % w;
+                u64::from(e.row[2]) * w + bank
+            })
+            .collect()
+    }
+
+    /// The shifts the last trial drew (for the contiguous access only its row's is drawn).
+    #[cfg(test)]
+    pub(crate) fn shifts(&self) -> &[u32] {
+        &self.shifts[..self.w as usize]
+    }
+}
