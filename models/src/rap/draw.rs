@@ -104,17 +104,22 @@ fn fill_pieces<const PER: usize>(rng: &mut TrialRng, mask: u32, out: &mut [u32])
     }
 }
 
+/// The offset of a pick whose piece was rejected.
+const REDRAW: u16 = u16::MAX;
+
 /// Uniformly random permutations of `0..n` (`1 <= n < 2^16`) by forward Fisher-Yates: step `t`
 /// swaps entry `t` with a uniform pick among entries `t..n`, and entry `t` is final after it.
 /// The picks are drawn in bulk: one 16-bit piece each, multiplied by its range (Lemire's method)
-/// in one pass the compiler vectorises, and the rare rejected ones (probability below
-/// `(n - t) / 2^16` each) drawn again one by one afterwards, from the pieces that follow.
+/// in one pass the compiler vectorises; the rare rejected ones (probability below `(n - t) /
+/// 2^16` each) are drawn again afterwards, in order, from the pieces that follow.
 #[derive(Debug, Clone)]
 pub(crate) struct Shuffler {
     /// `n - t`, the range of step `t`'s pick, and `2^16 mod (n - t)`, its rejection threshold.
     ranges: Vec<u16>,
     thresholds: Vec<u16>,
-    /// The random pieces of one shuffle, then the picks' offsets `pick - t`.
+    /// The random outputs of one shuffle, cut into a 16-bit piece for each pick, and the picks'
+    /// offsets `pick - t`.
+    words: Vec<u64>,
     pieces: Vec<u16>,
     offsets: Vec<u16>,
     identity: Vec<u32>,
@@ -132,14 +137,16 @@ impl Shuffler {
         Self {
             ranges,
             thresholds,
-            pieces: vec![0; n as usize],
+            words: vec![0; (n as usize).div_ceil(4)],
+            pieces: vec![0; (n as usize).div_ceil(4) * 4],
             offsets: vec![0; n as usize],
             identity: (0..n).collect(),
         }
     }
 
-    /// Fills `perm` (`n` entries) with a uniformly random permutation of `0..n`, calling
-    /// `visit(t, entry)` as entry `t` becomes final, while it is still at hand.
+    /// Fills the first `n` entries of `perm` (whose length is a power of two, at least `n`)
+    /// with a uniformly random permutation of `0..n`, calling `visit(t, entry)` as entry `t`
+    /// becomes final, while it is still at hand.
     #[inline(always)]
     pub(crate) fn shuffle(
         &mut self,
@@ -148,20 +155,16 @@ impl Shuffler {
         mut visit: impl FnMut(u32, u32),
     ) {
         let n = self.ranges.len();
-        let mut chunks = self.pieces.chunks_exact_mut(4);
-        for chunk in &mut chunks {
-            let x = rng.next_u64();
-            for (i, p) in chunk.iter_mut().enumerate() {
-                *p = (x >> (16 * i)) as u16;
+        for word in &mut self.words {
+            *word = rng.next_u64();
+        }
+        for (pieces, &word) in self.pieces.chunks_exact_mut(4).zip(&self.words) {
+            for (i, piece) in pieces.iter_mut().enumerate() {
+                *piece = (word >> (16 * i)) as u16;
             }
         }
-        let rest = chunks.into_remainder();
-        if !rest.is_empty() {
-            let x = rng.next_u64();
-            for (i, p) in rest.iter_mut().enumerate() {
-                *p = (x >> (16 * i)) as u16;
-            }
-        }
+        // A rejected piece leaves the offset REDRAW (offsets are below 2^16 - 1), drawn again
+        // in a second pass, from the pieces that follow, when there is one.
         let mut rejected = false;
         for (((offset, &piece), &range), &threshold) in self
             .offsets
@@ -171,27 +174,28 @@ impl Shuffler {
             .zip(&self.thresholds)
         {
             let m = u32::from(piece) * u32::from(range);
-            *offset = (m >> 16) as u16;
-            rejected |= (m as u16) < threshold;
+            let reject = (m as u16) < threshold;
+            *offset = if reject { REDRAW } else { (m >> 16) as u16 };
+            rejected |= reject;
         }
         if rejected {
             let mut more = Pieces16::new();
-            for t in 0..n {
-                let (range, threshold) = (u32::from(self.ranges[t]), self.thresholds[t]);
-                let mut m = u32::from(self.pieces[t]) * range;
-                while (m as u16) < threshold {
-                    m = more.next(rng) * range;
+            for (offset, &range) in self.offsets.iter_mut().zip(&self.ranges) {
+                if *offset == REDRAW {
+                    *offset = more.below(rng, u32::from(range)) as u16;
                 }
-                self.offsets[t] = (m >> 16) as u16;
             }
         }
-        let perm = &mut perm[..n];
-        perm.copy_from_slice(&self.identity);
+        debug_assert!(perm.len().is_power_of_two() && perm.len() >= n);
+        perm[..n].copy_from_slice(&self.identity);
+        // Every index is below n: the mask changes none, and spares the bounds checks.
+        let mask = perm.len() - 1;
+        let perm = &mut perm[..=mask];
         for (t, &offset) in self.offsets.iter().enumerate() {
-            let pick = t + usize::from(offset);
+            let pick = (t + usize::from(offset)) & mask;
             let chosen = perm[pick];
-            perm[pick] = perm[t];
-            perm[t] = chosen;
+            perm[pick] = perm[t & mask];
+            perm[t & mask] = chosen;
             visit(t as u32, chosen);
         }
     }
@@ -269,8 +273,9 @@ mod tests {
         let mut first = vec![0u64; 200];
         let mut shuffler = Shuffler::new(200);
         for _ in 0..5000 {
-            let mut p = vec![0; 200];
+            let mut p = vec![0; 256];
             shuffler.shuffle(&mut rng, &mut p, |_, _| {});
+            p.truncate(200);
             first[p[0] as usize] += 1;
             p.sort_unstable();
             assert!(p.iter().enumerate().all(|(i, &v)| v as usize == i));
@@ -285,13 +290,14 @@ mod tests {
         let mut shuffler = Shuffler::new(n);
         let mut rng = TrialRng::new(3, 0);
         for _ in 0..20 {
-            let mut p = vec![0; n as usize];
+            let mut p = vec![0; n.next_power_of_two() as usize];
             let mut seen = Vec::new();
             shuffler.shuffle(&mut rng, &mut p, |t, v| seen.push((t, v)));
             assert!(seen
                 .iter()
                 .enumerate()
                 .all(|(i, &(t, v))| t as usize == i && p[i] == v));
+            p.truncate(n as usize);
             p.sort_unstable();
             assert!(p.iter().enumerate().all(|(i, &v)| v as usize == i));
         }

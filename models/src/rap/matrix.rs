@@ -4,7 +4,7 @@
 //! A trial draws, in this order:
 //! - the index the pattern holds fixed: the contiguous access's row, the stride access's column,
 //!   the diagonal's offset `c` (nothing for the random access);
-//! - the random access's elements: `w` rows, then `w` columns, each uniform;
+//! - the random access's elements: `w` uniform values below `w^2`, element `row * w + col`;
 //! - the shifts of the rows the warp touches: for the contiguous access the one row's shift (an
 //!   entry of a uniformly random permutation and a uniform value are both uniform below `w`),
 //!   for the others every row's, as the whole layout: RAS `w` uniform values, RAP a uniformly
@@ -12,9 +12,10 @@
 //!
 //! Then it computes every thread's bank, `(col + shift[row]) mod w`, and counts the congestion:
 //! the most distinct elements in one bank. Only the random access can touch an element twice;
-//! its threads are checked against a bitmap of the elements already counted. Draws come from
-//! [`super::draw`] in bulk, everything lives in buffers allocated once per engine, and nothing
-//! is kept that the statistic does not need.
+//! an element counts only the first time. The contiguous access's banks are two runs, `s..w`
+//! and `0..s`, added a slice at a time; the other accesses add thread by thread, as their banks
+//! come (the stride and diagonal accesses under RAP as the shuffle fixes each row's shift).
+//! Draws come from [`super::draw`] in bulk, and every buffer is allocated once per engine.
 
 #[cfg(test)]
 use super::access::Element;
@@ -72,14 +73,16 @@ impl Width for AnyWidth {
     }
 }
 
-/// The congestion counter's memory: a count per bank, and for warps that may repeat an element
-/// a bitmap of the elements counted. Both are all zero between trials. Their lengths are powers
-/// of two, indexed through a mask: the mask changes no index in range, and it lets the
-/// compiler drop the bounds checks.
+/// The congestion counter's memory: a count per bank, all zero between trials, and for warps
+/// that may repeat an element the number of the last trial that counted each element (its
+/// stamp: a stamp equal to the current trial's number means "already counted", so nothing is
+/// cleared between trials but once every 255). Lengths are powers of two, indexed through a
+/// mask: the mask changes no index in range, and it lets the compiler drop the bounds checks.
 #[derive(Debug, Clone)]
 struct BankCounts {
     count: Vec<u16>,
-    seen: Vec<u64>,
+    stamp: Vec<u8>,
+    trial: u8,
 }
 
 impl BankCounts {
@@ -87,11 +90,12 @@ impl BankCounts {
         let size = w.next_power_of_two() as usize;
         Self {
             count: vec![0; size],
-            seen: if may_repeat {
-                vec![0; (size * size).div_ceil(64)]
+            stamp: if may_repeat {
+                vec![0; size * size]
             } else {
                 Vec::new()
             },
+            trial: 0,
         }
     }
 
@@ -112,23 +116,19 @@ impl BankCounts {
     /// comes.
     #[inline(always)]
     fn merging(&mut self, elements: &[u32], bank: impl Fn(u32) -> u32) -> u32 {
-        let (banks, words) = (self.count.len() - 1, self.seen.len() - 1);
-        let (count, seen) = (&mut self.count[..=banks], &mut self.seen[..=words]);
-        for &e in elements {
-            let (word, bit) = ((e / 64) as usize & words, 1u64 << (e % 64));
-            let old = seen[word];
-            seen[word] = old | bit;
-            if old & bit == 0 {
-                count[bank(e) as usize & banks] += 1;
-            }
+        if self.trial == u8::MAX {
+            self.stamp.fill(0);
+            self.trial = 0;
         }
-        // Clearing the whole bitmap costs fewer stores than clearing word by word up to
-        // w = 256 (w^2 / 256 words of 256 bits against w words).
-        if seen.len() <= count.len() * 4 {
-            seen.fill(0);
-        } else {
-            for &e in elements {
-                seen[(e / 64) as usize & words] = 0;
+        self.trial += 1;
+        let trial = self.trial;
+        let (banks, last) = (self.count.len() - 1, self.stamp.len() - 1);
+        let (count, stamp) = (&mut self.count[..=banks], &mut self.stamp[..=last]);
+        for &e in elements {
+            let counted = &mut stamp[e as usize & last];
+            if *counted != trial {
+                *counted = trial;
+                count[bank(e) as usize & banks] += 1;
             }
         }
         take_max(count)
@@ -164,6 +164,14 @@ impl Tally<'_> {
         } else {
             self.count[self.bank as usize & self.mask] += self.run;
             (self.bank, self.run) = (bank, 1);
+        }
+    }
+
+    /// One thread in each bank of `banks`, added a slice at a time (which vectorises).
+    #[inline(always)]
+    fn add_each(&mut self, banks: std::ops::Range<u32>) {
+        for c in &mut self.count[banks.start as usize..banks.end as usize] {
+            *c += 1;
         }
     }
 
@@ -238,10 +246,11 @@ impl MatrixTrials {
                     _ => one_below(rng, w),
                 };
                 self.shifts[self.fixed as usize & rows] = s;
+                // Thread t reads column t, in bank (t + s) mod w: columns 0..w-s fill banks
+                // s..w, columns w-s..w banks 0..s.
                 let mut tally = self.counts.distinct();
-                for col in 0..w {
-                    tally.add(width.wrap(col + s));
-                }
+                tally.add_each(s..w);
+                tally.add_each(0..s);
                 tally.finish()
             }
             Pattern::Stride(_) => {
@@ -262,9 +271,7 @@ impl MatrixTrials {
                         return self.counts.merging(&self.elements, |e| width.split(e).1);
                     }
                     Scheme::Ras => fill_below(rng, w, &mut shifts[..w as usize]),
-                    _ => self
-                        .shuffler
-                        .shuffle(rng, &mut shifts[..w as usize], |_, _| {}),
+                    _ => self.shuffler.shuffle(rng, shifts, |_, _| {}),
                 }
                 let shifts = &self.shifts[..=rows];
                 self.counts.merging(&self.elements, |e| {
@@ -281,13 +288,13 @@ impl MatrixTrials {
     #[inline(always)]
     fn one_per_row(&mut self, rng: &mut TrialRng, w: u32, bank: impl Fn(u32, u32) -> u32) -> u32 {
         let mut tally = self.counts.distinct();
-        let shifts = &mut self.shifts[..w as usize];
         match self.scheme {
             Scheme::Rap => {
                 self.shuffler
-                    .shuffle(rng, shifts, |t, shift| tally.add(bank(t, shift)));
+                    .shuffle(rng, &mut self.shifts, |t, shift| tally.add(bank(t, shift)));
             }
             scheme => {
+                let shifts = &mut self.shifts[..w as usize];
                 if scheme == Scheme::Ras {
                     fill_below(rng, w, shifts);
                 }
