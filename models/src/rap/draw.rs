@@ -108,7 +108,7 @@ fn fill_pieces<const PER: usize>(rng: &mut TrialRng, mask: u32, out: &mut [u32])
 const REDRAW: u16 = u16::MAX;
 
 /// Uniformly random permutations of `0..n` (`1 <= n < 2^16`) by forward Fisher-Yates: step `t`
-/// swaps entry `t` with a uniform pick among entries `t..n`, and entry `t` is final after it.
+/// swaps entry `t` with a uniform pick among entries `t..n`.
 /// The picks are drawn in bulk: one 16-bit piece each, multiplied by its range (Lemire's method)
 /// in one pass the compiler vectorises; the rare rejected ones (probability below `(n - t) /
 /// 2^16` each) are drawn again afterwards, in order, from the pieces that follow.
@@ -145,15 +145,9 @@ impl Shuffler {
     }
 
     /// Fills the first `n` entries of `perm` (whose length is a power of two, at least `n`)
-    /// with a uniformly random permutation of `0..n`, calling `visit(t, entry)` as entry `t`
-    /// becomes final, while it is still at hand.
+    /// with a uniformly random permutation of `0..n`.
     #[inline(always)]
-    pub(crate) fn shuffle(
-        &mut self,
-        rng: &mut TrialRng,
-        perm: &mut [u32],
-        mut visit: impl FnMut(u32, u32),
-    ) {
+    pub(crate) fn shuffle(&mut self, rng: &mut TrialRng, perm: &mut [u32]) {
         let n = self.ranges.len();
         for word in &mut self.words {
             *word = rng.next_u64();
@@ -196,7 +190,6 @@ impl Shuffler {
             let chosen = perm[pick];
             perm[pick] = perm[t & mask];
             perm[t & mask] = chosen;
-            visit(t as u32, chosen);
         }
     }
 }
@@ -262,7 +255,7 @@ mod tests {
         let mut shuffler = Shuffler::new(4);
         for _ in 0..48_000 {
             let mut p = vec![0; 4];
-            shuffler.shuffle(&mut rng, &mut p, |_, _| {});
+            shuffler.shuffle(&mut rng, &mut p);
             *counts.entry(p).or_insert(0u64) += 1;
         }
         assert_eq!(counts.len(), 24);
@@ -274,7 +267,7 @@ mod tests {
         let mut shuffler = Shuffler::new(200);
         for _ in 0..5000 {
             let mut p = vec![0; 256];
-            shuffler.shuffle(&mut rng, &mut p, |_, _| {});
+            shuffler.shuffle(&mut rng, &mut p);
             p.truncate(200);
             first[p[0] as usize] += 1;
             p.sort_unstable();
@@ -284,19 +277,14 @@ mod tests {
     }
 
     #[test]
-    fn rejected_picks_are_drawn_again_and_visits_see_the_final_entries() {
+    fn rejected_picks_are_drawn_again() {
         // Step 0 of 40 000 entries rejects 39% of its pieces (2^16 mod 40 000 = 25 536).
         let n = 40_000;
         let mut shuffler = Shuffler::new(n);
         let mut rng = TrialRng::new(3, 0);
         for _ in 0..20 {
             let mut p = vec![0; n.next_power_of_two() as usize];
-            let mut seen = Vec::new();
-            shuffler.shuffle(&mut rng, &mut p, |t, v| seen.push((t, v)));
-            assert!(seen
-                .iter()
-                .enumerate()
-                .all(|(i, &(t, v))| t as usize == i && p[i] == v));
+            shuffler.shuffle(&mut rng, &mut p);
             p.truncate(n as usize);
             p.sort_unstable();
             assert!(p.iter().enumerate().all(|(i, &v)| v as usize == i));

@@ -12,9 +12,11 @@
 //!
 //! Then it computes every thread's bank, `(col + shift[row]) mod w`, and counts the congestion:
 //! the most distinct elements in one bank. Only the random access can touch an element twice;
-//! an element counts only the first time. The contiguous access's banks are two runs, `s..w`
-//! and `0..s`, added a slice at a time; the other accesses add thread by thread, as their banks
-//! come (the stride and diagonal accesses under RAP as the shuffle fixes each row's shift).
+//! an element counts only the first time. Where the banks of consecutive threads follow each
+//! other they are added a run at a time: the contiguous access (banks `s..w`, then `0..s`, for
+//! the row's shift `s`) and, under RAW, whose shifts are all zero, the stride access (`w`
+//! threads in bank `c`) and the diagonal one (banks `c..w`, then `0..c`). The others add thread
+//! by thread.
 //! Draws come from [`super::draw`] in bulk, and every buffer is allocated once per engine.
 
 #[cfg(test)]
@@ -106,8 +108,6 @@ impl BankCounts {
         Tally {
             count: &mut self.count[..=mask],
             mask,
-            bank: 0,
-            run: 0,
         }
     }
 
@@ -146,31 +146,34 @@ fn take_max(count: &mut [u16]) -> u32 {
     u32::from(max)
 }
 
-/// The count of a warp whose threads touch distinct elements, fed one bank at a time. Threads in
-/// the same bank one after another add up in a register (a stride access under RAW puts every
-/// thread in one bank), so a count is written once per run of equal banks.
+/// The count of a warp whose threads touch distinct elements: thread by thread, or a run of
+/// threads at a time where their banks are known to follow each other.
 struct Tally<'a> {
     count: &'a mut [u16],
     mask: usize,
-    bank: u32,
-    run: u16,
 }
 
 impl Tally<'_> {
+    /// One thread in bank `bank`.
     #[inline(always)]
     fn add(&mut self, bank: u32) {
-        if bank == self.bank {
-            self.run += 1;
-        } else {
-            self.count[self.bank as usize & self.mask] += self.run;
-            (self.bank, self.run) = (bank, 1);
-        }
+        self.count[bank as usize & self.mask] += 1;
     }
 
-    /// One thread in each bank of `banks`, added a slice at a time (which vectorises).
+    /// `threads` threads in bank `bank`.
     #[inline(always)]
-    fn add_each(&mut self, banks: std::ops::Range<u32>) {
-        for c in &mut self.count[banks.start as usize..banks.end as usize] {
+    fn add_run(&mut self, bank: u32, threads: u32) {
+        self.count[bank as usize & self.mask] += threads as u16;
+    }
+
+    /// `w` threads, thread `t` in bank `(first + t) mod w`: banks `first..w`, then `0..first`,
+    /// each added a slice at a time (which vectorises).
+    #[inline(always)]
+    fn add_rotation(&mut self, first: u32, w: u32) {
+        for c in &mut self.count[first as usize..w as usize] {
+            *c += 1;
+        }
+        for c in &mut self.count[..first as usize] {
             *c += 1;
         }
     }
@@ -178,7 +181,6 @@ impl Tally<'_> {
     /// The congestion: the largest count.
     #[inline(always)]
     fn finish(self) -> u32 {
-        self.count[self.bank as usize & self.mask] += self.run;
         take_max(self.count)
     }
 }
@@ -246,21 +248,31 @@ impl MatrixTrials {
                     _ => one_below(rng, w),
                 };
                 self.shifts[self.fixed as usize & rows] = s;
-                // Thread t reads column t, in bank (t + s) mod w: columns 0..w-s fill banks
-                // s..w, columns w-s..w banks 0..s.
+                // Thread t reads column t, in bank (t + s) mod w.
                 let mut tally = self.counts.distinct();
-                tally.add_each(s..w);
-                tally.add_each(0..s);
+                tally.add_rotation(s, w);
                 tally.finish()
             }
             Pattern::Stride(_) => {
                 self.fixed = one_below(rng, w);
                 let c = self.fixed;
+                if scheme == Scheme::Raw {
+                    // Every thread reads column c, in bank c.
+                    let mut tally = self.counts.distinct();
+                    tally.add_run(c, w);
+                    return tally.finish();
+                }
                 self.one_per_row(rng, w, |_, shift| width.wrap(c + shift))
             }
             Pattern::Diagonal => {
                 self.fixed = one_below(rng, w);
                 let c = self.fixed;
+                if scheme == Scheme::Raw {
+                    // Thread t reads column (c + t) mod w, in that bank.
+                    let mut tally = self.counts.distinct();
+                    tally.add_rotation(c, w);
+                    return tally.finish();
+                }
                 self.one_per_row(rng, w, |t, shift| width.wrap(width.wrap(c + t) + shift))
             }
             Pattern::Random => {
@@ -271,7 +283,7 @@ impl MatrixTrials {
                         return self.counts.merging(&self.elements, |e| width.split(e).1);
                     }
                     Scheme::Ras => fill_below(rng, w, &mut shifts[..w as usize]),
-                    _ => self.shuffler.shuffle(rng, shifts, |_, _| {}),
+                    _ => self.shuffler.shuffle(rng, shifts),
                 }
                 let shifts = &self.shifts[..=rows];
                 self.counts.merging(&self.elements, |e| {
@@ -283,25 +295,18 @@ impl MatrixTrials {
         }
     }
 
-    /// Draws every row's shift and counts a warp with one thread in each row `t`, in bank
-    /// `bank(t, shift of row t)`.
+    /// Draws every row's shift (RAS or RAP) and counts a warp with one thread in each row `t`,
+    /// in bank `bank(t, shift of row t)`.
     #[inline(always)]
     fn one_per_row(&mut self, rng: &mut TrialRng, w: u32, bank: impl Fn(u32, u32) -> u32) -> u32 {
+        if self.scheme == Scheme::Rap {
+            self.shuffler.shuffle(rng, &mut self.shifts);
+        } else {
+            fill_below(rng, w, &mut self.shifts[..w as usize]);
+        }
         let mut tally = self.counts.distinct();
-        match self.scheme {
-            Scheme::Rap => {
-                self.shuffler
-                    .shuffle(rng, &mut self.shifts, |t, shift| tally.add(bank(t, shift)));
-            }
-            scheme => {
-                let shifts = &mut self.shifts[..w as usize];
-                if scheme == Scheme::Ras {
-                    fill_below(rng, w, shifts);
-                }
-                for (t, &shift) in shifts.iter().enumerate() {
-                    tally.add(bank(t as u32, shift));
-                }
-            }
+        for (t, &shift) in self.shifts[..w as usize].iter().enumerate() {
+            tally.add(bank(t as u32, shift));
         }
         tally.finish()
     }
