@@ -107,29 +107,30 @@ fn fill_pieces<const PER: usize>(rng: &mut TrialRng, mask: u32, out: &mut [u32])
 /// The offset of a pick whose piece was rejected.
 const REDRAW: u16 = u16::MAX;
 
-/// Uniformly random permutations of `0..n` (`1 <= n < 2^16`) by forward Fisher-Yates: step `t`
-/// swaps entry `t` with a uniform pick among entries `t..n`.
-/// The picks are drawn in bulk: one 16-bit piece each, multiplied by its range (Lemire's method)
-/// in one pass the compiler vectorises; the rare rejected ones (probability below `(n - t) /
-/// 2^16` each) are drawn again afterwards, in order, from the pieces that follow.
+/// Uniformly random permutations of `0..n` (`1 <= n < 2^16`) by Fisher-Yates "inside-out" (Knuth,
+/// TAOCP vol. 2, 3.4.2, as Durstenfeld's shuffle built up from empty): step `i` draws a uniform
+/// pick `j` in `0..=i`, moves entry `j` to place `i` and puts `i` at place `j`, so that the
+/// first `i + 1` entries are a uniformly random permutation of `0..=i`. It needs no starting
+/// array and costs one load and two stores a step. The picks are drawn in bulk: one 16-bit
+/// piece each, multiplied by its range (Lemire's method) in one pass the compiler vectorises;
+/// the rare rejected ones (probability below `(i + 1) / 2^16` each) are drawn again afterwards,
+/// in order, from the pieces that follow.
 #[derive(Debug, Clone)]
 pub(crate) struct Shuffler {
-    /// `n - t`, the range of step `t`'s pick, and `2^16 mod (n - t)`, its rejection threshold.
+    /// `i + 1`, the range of step `i`'s pick, and `2^16 mod (i + 1)`, its rejection threshold.
     ranges: Vec<u16>,
     thresholds: Vec<u16>,
-    /// The random outputs of one shuffle, cut into a 16-bit piece for each pick, and the picks'
-    /// offsets `pick - t`.
+    /// The random outputs of one shuffle, cut into a 16-bit piece for each pick, and the picks.
     words: Vec<u64>,
     pieces: Vec<u16>,
-    offsets: Vec<u16>,
-    identity: Vec<u32>,
+    picks: Vec<u16>,
 }
 
 impl Shuffler {
     /// A shuffler of `n` entries.
     pub(crate) fn new(n: u32) -> Self {
         debug_assert!((1..1 << 16).contains(&n));
-        let ranges: Vec<u16> = (1..=n).rev().map(|r| r as u16).collect();
+        let ranges: Vec<u16> = (1..=n).map(|r| r as u16).collect();
         let thresholds = ranges
             .iter()
             .map(|&r| ((1u32 << 16) % u32::from(r)) as u16)
@@ -139,8 +140,7 @@ impl Shuffler {
             thresholds,
             words: vec![0; (n as usize).div_ceil(4)],
             pieces: vec![0; (n as usize).div_ceil(4) * 4],
-            offsets: vec![0; n as usize],
-            identity: (0..n).collect(),
+            picks: vec![0; n as usize],
         }
     }
 
@@ -148,7 +148,7 @@ impl Shuffler {
     /// with a uniformly random permutation of `0..n`.
     #[inline(always)]
     pub(crate) fn shuffle(&mut self, rng: &mut TrialRng, perm: &mut [u32]) {
-        let n = self.ranges.len();
+        let n = self.picks.len();
         for word in &mut self.words {
             *word = rng.next_u64();
         }
@@ -157,39 +157,33 @@ impl Shuffler {
                 *piece = (word >> (16 * i)) as u16;
             }
         }
-        // A rejected piece leaves the offset REDRAW (offsets are below 2^16 - 1), drawn again
-        // in a second pass, from the pieces that follow, when there is one.
+        // A rejected piece leaves the pick REDRAW (picks are below 2^16 - 1), drawn again in a
+        // second pass, from the pieces that follow, when there is one.
+        let (picks, pieces) = (&mut self.picks[..n], &self.pieces[..n]);
+        let (ranges, thresholds) = (&self.ranges[..n], &self.thresholds[..n]);
         let mut rejected = false;
-        for (((offset, &piece), &range), &threshold) in self
-            .offsets
-            .iter_mut()
-            .zip(&self.pieces)
-            .zip(&self.ranges)
-            .zip(&self.thresholds)
-        {
-            let m = u32::from(piece) * u32::from(range);
-            let reject = (m as u16) < threshold;
-            *offset = if reject { REDRAW } else { (m >> 16) as u16 };
+        for i in 0..n {
+            let m = u32::from(pieces[i]) * u32::from(ranges[i]);
+            let reject = (m as u16) < thresholds[i];
+            picks[i] = if reject { REDRAW } else { (m >> 16) as u16 };
             rejected |= reject;
         }
         if rejected {
             let mut more = Pieces16::new();
-            for (offset, &range) in self.offsets.iter_mut().zip(&self.ranges) {
-                if *offset == REDRAW {
-                    *offset = more.below(rng, u32::from(range)) as u16;
+            for (pick, &range) in picks.iter_mut().zip(ranges) {
+                if *pick == REDRAW {
+                    *pick = more.below(rng, u32::from(range)) as u16;
                 }
             }
         }
         debug_assert!(perm.len().is_power_of_two() && perm.len() >= n);
-        perm[..n].copy_from_slice(&self.identity);
         // Every index is below n: the mask changes none, and spares the bounds checks.
         let mask = perm.len() - 1;
         let perm = &mut perm[..=mask];
-        for (t, &offset) in self.offsets.iter().enumerate() {
-            let pick = (t + usize::from(offset)) & mask;
-            let chosen = perm[pick];
-            perm[pick] = perm[t & mask];
-            perm[t & mask] = chosen;
+        for (i, &pick) in picks.iter().enumerate() {
+            let j = usize::from(pick) & mask;
+            perm[i & mask] = perm[j];
+            perm[j] = i as u32;
         }
     }
 }
