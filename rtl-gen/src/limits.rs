@@ -20,8 +20,10 @@ pub const MAX_CONFIGS: u64 = 100_000;
 /// 523 MB and 6.3 s, so 50 000 is about 1.5 M vectors, 1.3 GB and 16 s.
 pub const MAX_D2MA_RANDOM: u64 = 50_000;
 
-/// Trials of one congestion cell (`congestion --trials`).
+/// Trials of one congestion cell (`congestion --trials`). Well inside the simulator's own bound
+/// (`models::rap::rng::MAX_TRIALS`, 2^44, where the per-trial random streams would overlap).
 pub const MAX_TRIALS: u64 = 1_000_000_000;
+const _: () = assert!(MAX_TRIALS <= models::rap::rng::MAX_TRIALS);
 
 /// The work of one `congestion` run: the sum over its cells of trials x w (`--dims 2`, one warp
 /// of w threads a trial) or trials x w^2 (`--dims 4`). Measured at about 25 ns per unit on two

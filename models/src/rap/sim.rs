@@ -11,7 +11,7 @@
 use super::access::{Element, Pattern};
 use super::malicious::malicious_access;
 use super::matrix::MatrixTrials;
-use super::rng::{RunStreams, TrialRng};
+use super::rng::{RunStreams, TrialRng, MAX_TRIALS};
 use super::sampler::{below, Sampler};
 use super::scheme::{Row, Scheme, Shape};
 use crate::Error;
@@ -67,16 +67,11 @@ impl Cell {
     }
 }
 
-/// The generator of trial `trial` of a run seeded with `seed` (see [`TrialRng`]).
-pub fn trial_rng(seed: u64, trial: u64) -> TrialRng {
-    TrialRng::new(seed, trial)
-}
-
 /// Runs trials of one cell, one at a time, reusing its buffers.
 ///
 /// [`Engine::run`] takes a fast path for the matrix cells of Table II (a `w x w` matrix, any
-/// pattern but the malicious one, see [`super::matrix`]): it draws the warp and the shifts of
-/// the rows it touches in bulk and counts without building elements. [`Engine::run_general`]
+/// pattern but the malicious one, see `matrix`): it draws the warp and the shifts of the rows
+/// it touches in bulk and counts without building [`Element`] values. [`Engine::run_general`]
 /// serves every cell: it draws each element of the warp, then each element's shift from lazily
 /// drawn tables. The two draw the same distribution in a different order (a test compares
 /// their statistics cell by cell, another checks the fast path's count against the DMM
@@ -330,8 +325,12 @@ pub struct Record {
     pub min: u32,
 }
 
-/// Simulates every cell for `trials` trials with `seed`, in parallel over cells and chunks of
-/// trials; `progress` is called with the number of trials each finished chunk ran.
+/// Simulates every cell for `trials` trials (at most [`MAX_TRIALS`]) with `seed`, in parallel
+/// over cells and chunks of trials; `progress` is called with the number of trials each finished
+/// chunk ran.
+///
+/// # Panics
+/// If `trials` is above [`MAX_TRIALS`].
 pub fn simulate(
     cells: &[Cell],
     trials: u64,
@@ -345,6 +344,7 @@ pub fn simulate(
                 .then(|| Arc::new(malicious_access(c.scheme, c.shape).0))
         })
         .collect();
+    assert!(trials <= MAX_TRIALS, "{trials} trials: at most {MAX_TRIALS}");
     let chunks = trials.div_ceil(CHUNK);
     let work: Vec<(usize, u64)> = (0..cells.len())
         .flat_map(|c| (0..chunks).map(move |k| (c, k)))
