@@ -344,7 +344,10 @@ pub fn simulate(
                 .then(|| Arc::new(malicious_access(c.scheme, c.shape).0))
         })
         .collect();
-    assert!(trials <= MAX_TRIALS, "{trials} trials: at most {MAX_TRIALS}");
+    assert!(
+        trials <= MAX_TRIALS,
+        "{trials} trials: at most {MAX_TRIALS}"
+    );
     let chunks = trials.div_ceil(CHUNK);
     let work: Vec<(usize, u64)> = (0..cells.len())
         .flat_map(|c| (0..chunks).map(move |k| (c, k)))

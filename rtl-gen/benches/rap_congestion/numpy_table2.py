@@ -7,7 +7,8 @@ pattern, count the DMM congestion: the most distinct addresses in one bank):
 
   --mode batch        vectorised over batches of trials, written for speed: int32 arrays,
                       batches of about 2^16 warp elements (--batch 0), a mask instead of `% w`
-                      when w is a power of two, no gather where the rows are 0..w-1, and
+                      when w is a power of two, no gather where the rows are 0..w-1, only the
+                      one row's shift drawn for the contiguous access (as rtl-gen draws), and
                       duplicates merged (a sort of each warp's addresses) only for the random
                       access, the one pattern that can touch an element twice
   --mode batch-plain  vectorised over batches of 2000 trials (int64, every warp sorted to merge
@@ -46,19 +47,20 @@ def congestion_fast(rng, scheme, pattern, b, w):
     """Sum of the congestions of b trials (--mode batch)."""
     dt = np.int32
     t = np.arange(w, dtype=dt)
+    if pattern == "contiguous":
+        # One row: its shift is all the layout the warp needs (an entry of a uniformly random
+        # permutation is uniform, as a RAS shift is).
+        rng.integers(0, w, size=(b, 1), dtype=dt)  # the row, drawn as rtl-gen draws it
+        if scheme == "raw":
+            return max_count(np.broadcast_to(t, (b, w)), b, w)
+        return max_count(wrap(t + rng.integers(0, w, size=(b, 1), dtype=dt), w), b, w)
     if scheme == "raw":
         shifts = None
     elif scheme == "ras":
         shifts = rng.integers(0, w, size=(b, w), dtype=dt)
     else:
         shifts = rng.permuted(np.tile(t, (b, 1)), axis=1)
-    if pattern == "contiguous":
-        rows = rng.integers(0, w, size=(b, 1), dtype=dt)
-        if shifts is None:
-            banks = np.broadcast_to(t, (b, w))
-        else:
-            banks = wrap(t + np.take_along_axis(shifts, rows, axis=1), w)
-    elif pattern in ("stride", "diagonal"):
+    if pattern in ("stride", "diagonal"):
         c = rng.integers(0, w, size=(b, 1), dtype=dt)
         cols = c if pattern == "stride" else wrap(c + t, w)
         banks = np.broadcast_to(cols, (b, w)) if shifts is None else wrap(cols + shifts, w)
