@@ -123,24 +123,31 @@ fn rap_writes_a_block_and_congestion_prints_records() {
         "deterministic output"
     );
 
-    let out = rtl_gen(
-        &[
-            "congestion",
-            "--w",
-            "16",
-            "--scheme",
-            "rap",
-            "--trials",
-            "300",
-            "--json",
-        ],
-        tmp.path(),
-    );
-    assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+    // `--json` is one document; `--json-lines` one record per cell.
+    let congestion = |format: &str| {
+        let out = rtl_gen(
+            &[
+                "congestion",
+                "--w",
+                "16",
+                "--scheme",
+                "rap",
+                "--trials",
+                "300",
+                format,
+            ],
+            tmp.path(),
+        );
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let document: serde_json::Value = serde_json::from_str(&congestion("--json")).unwrap();
+    let cells = document["cells"].as_array().unwrap();
+    let lines: Vec<serde_json::Value> = congestion("--json-lines")
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    assert_eq!(&lines, cells);
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[1]["pattern"], "stride");
     assert_eq!(lines[1]["mean"], 1.0);
