@@ -60,26 +60,41 @@ impl WideModel {
 /// 4-byte banks; `indices` are the threads' word indices, thread 0 first. For 4-byte words both
 /// models equal [`congestion`] with `bank = index mod banks`.
 pub fn wide_congestion(indices: &[u64], word_bytes: u64, banks: u64, model: WideModel) -> u32 {
+    let threads: Vec<Option<u64>> = indices.iter().copied().map(Some).collect();
+    wide_congestion_of_threads(&threads, word_bytes, banks, model)
+}
+
+/// [`wide_congestion`] of a warp in which some threads are inactive (`None`): the groups of
+/// [`WideModel::Groups`] are taken by thread position (threads `0..g`, `g..2g`, ... as a GPU's
+/// half-warps are), and an inactive thread touches nothing. With every thread active this is
+/// [`wide_congestion`].
+pub fn wide_congestion_of_threads(
+    threads: &[Option<u64>],
+    word_bytes: u64,
+    banks: u64,
+    model: WideModel,
+) -> u32 {
     assert!(
         word_bytes >= 4 && word_bytes.is_multiple_of(4),
         "word size {word_bytes} is not a multiple of 4 bytes"
     );
     let sub = word_bytes / 4;
-    let warp = |threads: &[u64]| {
+    let warp = |threads: &[Option<u64>]| {
         let words: Vec<u64> = threads
             .iter()
+            .flatten()
             .flat_map(|&x| (0..sub).map(move |s| x * sub + s))
             .collect();
         congestion(&words, |w| w % banks)
     };
     let groups = || {
         let group = (banks / sub).max(1) as usize;
-        indices.chunks(group).map(warp).sum()
+        threads.chunks(group).map(warp).sum()
     };
     match model {
-        WideModel::Warp => warp(indices),
+        WideModel::Warp => warp(threads),
         WideModel::Groups => groups(),
-        WideModel::LoadGroups if warp(indices) <= 1 => warp(indices),
+        WideModel::LoadGroups if warp(threads) <= 1 => warp(threads),
         WideModel::LoadGroups => groups(),
     }
 }
@@ -104,6 +119,45 @@ mod tests {
         assert_eq!(wide_congestion(&twice, 8, 32, WideModel::Warp), 1);
         assert_eq!(wide_congestion(&twice, 8, 32, WideModel::Groups), 2);
         assert_eq!(wide_congestion(&twice, 8, 32, WideModel::LoadGroups), 1);
+    }
+
+    /// Inactive threads keep their place: the half-warps are threads 0-15 and 16-31 whichever
+    /// threads are active.
+    #[test]
+    fn inactive_threads_keep_the_half_warps_in_place() {
+        // Threads 0 and 16 read doubles 0 and 16 (both in bank pair 0): one per half-warp.
+        let mut threads = vec![None; 32];
+        threads[0] = Some(0);
+        threads[16] = Some(16);
+        assert_eq!(
+            wide_congestion_of_threads(&threads, 8, 32, WideModel::Warp),
+            2
+        );
+        assert_eq!(
+            wide_congestion_of_threads(&threads, 8, 32, WideModel::Groups),
+            2
+        );
+        // Compacted, the two threads would form one group: 2 passes in it, the same count here.
+        assert_eq!(wide_congestion(&[0, 16], 8, 32, WideModel::Groups), 2);
+        // Threads 15 and 16 in different halves with distinct pairs: one pass each under Groups,
+        // one pass in all under LoadGroups (the warp touches each 4-byte bank once).
+        let mut threads = vec![None; 32];
+        threads[15] = Some(15);
+        threads[16] = Some(1);
+        assert_eq!(
+            wide_congestion_of_threads(&threads, 8, 32, WideModel::Groups),
+            2
+        );
+        assert_eq!(
+            wide_congestion_of_threads(&threads, 8, 32, WideModel::LoadGroups),
+            1
+        );
+        assert_eq!(wide_congestion(&[15, 1], 8, 32, WideModel::Groups), 1);
+        let none = vec![None; 32];
+        assert_eq!(
+            wide_congestion_of_threads(&none, 8, 32, WideModel::LoadGroups),
+            0
+        );
     }
 
     #[test]

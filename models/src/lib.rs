@@ -14,6 +14,7 @@
 //! - [`rap`]: the RAW, RAS and RAP layouts, the golden model of the RAP converter, and the
 //!   congestion simulator behind the RAP paper's Tables II and IV.
 //! - [`search`]: hash configuration search, from a kernel's warp accesses to the best hasher.
+//! - [`smem`]: the banked shared memory: its map, what an access does and costs, its cycle model.
 //! - [`swizzle`]: CuTe, TMA and Triton swizzles as GF(2) maps, their H100 wavefronts, the best
 //!   layout for a set of accesses.
 
@@ -29,6 +30,7 @@ pub mod hash_stimulus;
 pub mod patterns;
 pub mod rap;
 pub mod search;
+pub mod smem;
 pub mod software;
 pub mod swizzle;
 

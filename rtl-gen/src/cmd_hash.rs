@@ -103,36 +103,42 @@ fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
     }
 }
 
+/// The configuration object in `path`: the object itself, or a block manifest (its
+/// `configuration`).
+pub fn read_config_file(path: &std::path::Path) -> Result<HashConfigObject, Error> {
+    let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+    let config_error = |e: rtl_gen::json_input::JsonError| Error::ConfigFile {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let value = rtl_gen::json_input::parse_value(&text).map_err(config_error)?;
+    // A block's manifest carries the configuration object under "configuration".
+    let mut key = None;
+    if value.get("generator").is_some() {
+        match value.get("family").and_then(serde_json::Value::as_str) {
+            Some("hash") | None => {}
+            Some(family) => {
+                return Err(Error::ConfigFile {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "the manifest of a {family} block: --config takes a hash \
+                         configuration object or a hash block's manifest"
+                    ),
+                })
+            }
+        }
+        if value.get("configuration").is_some() {
+            key = Some("configuration");
+        }
+    }
+    rtl_gen::json_input::parse(&text, key).map_err(config_error)
+}
+
 impl ConfigFlags {
     /// The configuration object the flags or the `--config` file describe.
     pub fn object(&self) -> Result<HashConfigObject, Error> {
         if let Some(path) = &self.config {
-            let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
-            let config_error = |e: rtl_gen::json_input::JsonError| Error::ConfigFile {
-                path: path.clone(),
-                message: e.to_string(),
-            };
-            let value = rtl_gen::json_input::parse_value(&text).map_err(config_error)?;
-            // A block's manifest carries the configuration object under "configuration".
-            let mut key = None;
-            if value.get("generator").is_some() {
-                match value.get("family").and_then(serde_json::Value::as_str) {
-                    Some("hash") | None => {}
-                    Some(family) => {
-                        return Err(Error::ConfigFile {
-                            path: path.clone(),
-                            message: format!(
-                                "the manifest of a {family} block: --config takes a hash \
-                                 configuration object or a hash block's manifest"
-                            ),
-                        })
-                    }
-                }
-                if value.get("configuration").is_some() {
-                    key = Some("configuration");
-                }
-            }
-            return rtl_gen::json_input::parse(&text, key).map_err(config_error);
+            return read_config_file(path);
         }
         let (Some(kind), Some(addr_bits), Some(banks)) = (self.kind, self.addr_bits, self.banks)
         else {

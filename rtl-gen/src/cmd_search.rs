@@ -78,7 +78,7 @@ fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
 }
 
 /// Reads and parses one trace; every refusal names the file and, where there is one, the line.
-fn read_trace(path: &Path, addr_bits: u32, warp_size: usize) -> Result<Trace, Error> {
+pub fn read_trace(path: &Path, addr_bits: u32, warp_size: usize) -> Result<Trace, Error> {
     let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
     Trace::parse(&text, addr_bits, warp_size).map_err(|source| Error::Trace {
         path: path.to_path_buf(),

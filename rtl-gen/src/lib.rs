@@ -16,6 +16,7 @@
 //! - [`flow`]: the main job: a block of every family generated, co-simulated, synthesized;
 //! - [`plot`]: the SVG line charts of the sweeps and of the congestion tables;
 //! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
+//! - [`smem`]: the banked shared memory with any hasher or RAP in front of its banks;
 //! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`.
 //!
 //! The crate root holds what every family shares; each family's folder holds its design, its
@@ -40,6 +41,7 @@ pub mod qor;
 pub mod rap;
 pub mod rdl;
 pub mod rtl;
+pub mod smem;
 pub mod swizzle;
 
 pub use error::Error;

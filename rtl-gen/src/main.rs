@@ -13,6 +13,7 @@ mod cmd_kernels;
 mod cmd_man;
 mod cmd_rap;
 mod cmd_search;
+mod cmd_smem;
 mod cmd_sweep;
 mod cmd_swizzle;
 mod cmd_synth;
@@ -66,6 +67,9 @@ enum Command {
     Kernels(cmd_kernels::KernelsArgs),
     /// CuTe, TMA and Triton swizzles as GF(2) matrices: show, check on an H100's rules, best.
     Swizzle(cmd_swizzle::SwizzleArgs),
+    /// Generate a banked shared memory (lanes, banks, any hasher or RAP in front), or replay
+    /// kernels through it.
+    Smem(cmd_smem::SmemArgs),
     /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(cmd_completions::CompletionsArgs),
     /// Print the manual page (roff) of rtl-gen or of one command.
@@ -150,6 +154,7 @@ fn main() -> ExitCode {
         Command::Search(args) => cmd_search::run(args),
         Command::Kernels(args) => cmd_kernels::run(args),
         Command::Swizzle(args) => cmd_swizzle::run(args, &command_line()),
+        Command::Smem(args) => cmd_smem::run(args, &command_line()),
         Command::Completions(args) => cmd_completions::run(args, Cli::command()),
         Command::Man(args) => cmd_man::run(args, Cli::command()),
     };

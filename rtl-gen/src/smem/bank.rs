@@ -1,0 +1,267 @@
+//! The bank side: `<top>_bank_port`, which turns a pass into one bank's request, and the bank
+//! storage `<top>_bank`.
+//!
+//! **Bank port** (combinational, one instance per bank, its index tied to a constant): the
+//! lanes the pass serves in this bank (`served & bank == index`) all ask for one word; the
+//! row is theirs, the bank is enabled when any is, and for a write each byte comes from the one
+//! served lane whose (effective) byte enable is set: the conflict stage already cleared the
+//! enables a higher lane overrides, so at most one lane drives each byte and the crossbar is an
+//! AND-OR.
+//!
+//! **Storage**: a single-port synchronous RAM, `depth` words of `word_bytes` bytes. Port list
+//! (also the documented port list of an SRAM macro, `--sram-macro NAME`):
+//!
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clk_i` | in | 1 | clock; inputs are sampled at its rising edge |
+//! | `ce_i` | in | 1 | chip enable: the edge performs an access |
+//! | `we_i` | in | 1 | write (else read) |
+//! | `addr_i` | in | `log2 depth` | row |
+//! | `wdata_i` | in | `8 word_bytes` | data written |
+//! | `be_i` | in | `word_bytes` | byte write enables |
+//! | `rdata_o` | out | `8 word_bytes` | the word read, after the edge; held until the next read |
+//!
+//! `rdata_o` must hold while no read happens (writes and disabled cycles leave it alone): the
+//! pipeline reads it one cycle after the access, or later when the response is back-pressured.
+//! By default `<top>_bank` is a behavioural array (Yosys infers a memory, Verilator simulates
+//! it). With a macro, `<top>_bank` instantiates module `NAME` with exactly the ports above, and
+//! `NAME.v` is a behavioural model for simulation marked `(* blackbox *)`, so synthesis leaves
+//! the macro as a black box (its area is not counted; its pins cut the timed paths).
+
+use super::design::SmemDesign;
+use super::wiring::{gather, plane};
+use crate::manifest::generator;
+use crate::rtl::{Expr, Module};
+use std::fmt::Write;
+
+/// Builds `<top>_bank_port` (combinational).
+pub fn port(design: &SmemDesign, header: Vec<String>) -> Module {
+    let shape = design.shape();
+    let (lanes, m, r) = (shape.lanes(), shape.bank_bits(), shape.row_bits());
+    let (w, bytes) = (shape.word_bits(), shape.word_bytes());
+    let mut module = Module::new(format!("{}_bank_port", design.name()));
+    module.header = header;
+    let index = module.input("index_i", m, "This bank's index (a constant).");
+    let served = module.input("served_i", lanes, "Lanes the pass serves.");
+    let write = module.input("write_i", 1, "The pass writes.");
+    let bank = module.input(
+        "bank_i",
+        lanes * m,
+        "Bank of each lane, lane 0 in the low bits.",
+    );
+    let row = module.input("row_i", lanes * r, "Row of each lane.");
+    let wdata = module.input("wdata_i", lanes * w, "Data of each lane.");
+    let be = module.input(
+        "be_i",
+        lanes * bytes,
+        "Effective byte enables of each lane.",
+    );
+    let en_o = module.output("en_o", 1, "The pass uses this bank.");
+    let we_o = module.output("we_o", 1, "It writes.");
+    let addr_o = module.output("addr_o", r, "Row.");
+    let wdata_o = module.output("wdata_o", w, "Data written.");
+    let be_o = module.output("be_o", bytes, "Byte write enables.");
+    let hit = module.wire("hit", lanes);
+    for i in 0..lanes {
+        let lane_bank = bank.slice((i + 1) * m - 1, i * m);
+        module.assign_bit(&hit, i, lane_bank.eq(index.expr()));
+    }
+    let take = module.wire_of("take", served.expr().and(hit.expr()));
+    module.assign(&en_o, take.expr().ne(Expr::zeros(lanes)));
+    module.assign(&we_o, en_o.expr().and(write.expr()));
+    for b in 0..r {
+        let rows = gather(&mut module, &format!("row_plane{b}"), plane(&row, r, b));
+        let bit = take.expr().and(rows.expr()).ne(Expr::zeros(lanes));
+        module.assign_bit(&addr_o, b, bit);
+    }
+    let mut byte_takes = Vec::new();
+    for k in 0..bytes {
+        let enables = gather(&mut module, &format!("be_plane{k}"), plane(&be, bytes, k));
+        let takes = module.wire_of(&format!("take_byte{k}"), take.expr().and(enables.expr()));
+        module.assign_bit(&be_o, k, takes.expr().ne(Expr::zeros(lanes)));
+        byte_takes.push(takes);
+    }
+    for t in 0..w {
+        let data = gather(&mut module, &format!("data_plane{t}"), plane(&wdata, w, t));
+        let bit = byte_takes[(t / 8) as usize]
+            .expr()
+            .and(data.expr())
+            .ne(Expr::zeros(lanes));
+        module.assign_bit(&wdata_o, t, bit);
+    }
+    module
+}
+
+/// The ports of the storage `<top>_bank`, as a module to instantiate (its text is
+/// [`storage_text`]).
+pub fn storage_interface(design: &SmemDesign) -> Module {
+    let shape = design.shape();
+    let mut module = Module::new(format!("{}_bank", design.name()));
+    module.add_clock();
+    for (name, width, doc) in storage_ports(design) {
+        if name.ends_with("_o") {
+            module.output(name, width, doc);
+        } else {
+            module.input(name, width, doc);
+        }
+    }
+    debug_assert_eq!(module.ports.len(), 6, "{:?}", shape);
+    module
+}
+
+/// The storage's data ports (without the clock): name, width, meaning.
+fn storage_ports(design: &SmemDesign) -> [(&'static str, u32, &'static str); 6] {
+    let shape = design.shape();
+    [
+        (
+            "ce_i",
+            1,
+            "Chip enable: the rising edge performs an access.",
+        ),
+        ("we_i", 1, "Write (else read)."),
+        ("addr_i", shape.row_bits(), "Row."),
+        ("wdata_i", shape.word_bits(), "Data written."),
+        ("be_i", shape.word_bytes(), "Byte write enables."),
+        (
+            "rdata_o",
+            shape.word_bits(),
+            "The word read, after the edge; held until the next read.",
+        ),
+    ]
+}
+
+/// `[msb:0] ` padded as the emitter pads a declaration's range.
+fn range(width: u32) -> String {
+    format!("{:<7}", format!("[{}:0] ", width - 1))
+}
+
+/// The port list of a storage module, clock first, with or without the reset.
+fn port_list(design: &SmemDesign, reset: bool) -> String {
+    let mut ports = vec![("input ", 1, "clk_i", "Clock.")];
+    if reset {
+        ports.push(("input ", 1, "rst_ni", "Asynchronous reset, active low."));
+    }
+    for (name, width, doc) in storage_ports(design) {
+        let dir = if name.ends_with("_o") {
+            "output"
+        } else {
+            "input "
+        };
+        ports.push((dir, width, name, doc));
+    }
+    let last = ports.len() - 1;
+    let mut out = String::new();
+    for (i, (dir, width, name, doc)) in ports.into_iter().enumerate() {
+        let range = if name == "clk_i" || name == "rst_ni" {
+            "       ".to_string()
+        } else {
+            range(width)
+        };
+        let comma = if i == last { "" } else { "," };
+        let _ = writeln!(out, "  /// {doc}\n  {dir} wire {range}{name}{comma}");
+    }
+    out
+}
+
+/// The array, its byte writes and its read register; `reset` gives the read register an
+/// asynchronous reset (the behavioural bank has one, a macro has none).
+fn storage_body(design: &SmemDesign, reset: bool) -> String {
+    let shape = design.shape();
+    let w = shape.word_bits();
+    let mut out = format!(
+        "\n  reg  {}mem [0:{}];\n  reg  {}rdata_q;\n",
+        range(w),
+        shape.depth() - 1,
+        range(w)
+    );
+    out.push_str("\n  // Writes: every enabled byte of the addressed word.\n");
+    out.push_str("  always @(posedge clk_i) begin\n    if (ce_i & we_i) begin\n");
+    for k in 0..shape.word_bytes() {
+        let (msb, lsb) = (8 * k + 7, 8 * k);
+        let _ = write!(
+            out,
+            "      if (be_i[{k}]) begin\n        mem[addr_i][{msb}:{lsb}] <= wdata_i[{msb}:{lsb}];\n      end\n"
+        );
+    }
+    out.push_str("    end\n  end\n");
+    out.push_str("\n  // Reads: the word shows after the edge and holds until the next read.\n");
+    if reset {
+        let _ = write!(
+            out,
+            "  always @(posedge clk_i or negedge rst_ni) begin\n    if (!rst_ni) begin\n      \
+             rdata_q <= {w}'h{zero};\n    end else if (ce_i & ~we_i) begin\n      \
+             rdata_q <= mem[addr_i];\n    end\n  end\n",
+            zero = "0".repeat(w.div_ceil(4) as usize)
+        );
+    } else {
+        out.push_str(
+            "  always @(posedge clk_i) begin\n    if (ce_i & ~we_i) begin\n      \
+             rdata_q <= mem[addr_i];\n    end\n  end\n",
+        );
+    }
+    out.push_str("\n  assign rdata_o = rdata_q;\n");
+    out
+}
+
+/// The text of `<top>_bank`: the behavioural array, or the wrapper around the SRAM macro.
+pub fn storage_text(design: &SmemDesign, header: &[String]) -> String {
+    let name = format!("{}_bank", design.name());
+    let mut out = comment(header);
+    let _ = write!(out, "\nmodule {name} (\n{});\n", port_list(design, true));
+    match design.sram_macro() {
+        None => out.push_str(&storage_body(design, true)),
+        Some(sram) => {
+            out.push_str("\n  // The macro has no reset.\n  wire unused_rst_n;\n");
+            out.push_str("  assign unused_rst_n = rst_ni;\n");
+            let conns: Vec<String> = std::iter::once("clk_i")
+                .chain(storage_ports(design).iter().map(|p| p.0))
+                .map(|p| format!(".{p}({p})"))
+                .collect();
+            let _ = write!(
+                out,
+                "\n  {sram} u_sram (\n    {}\n  );\n",
+                conns.join(",\n    ")
+            );
+        }
+    }
+    out.push_str("\nendmodule\n");
+    out
+}
+
+/// The text of `NAME.v`, the behavioural model of the SRAM macro `NAME` for simulation.
+pub fn macro_model_text(design: &SmemDesign, sram: &str, command: &str) -> String {
+    let shape = design.shape();
+    let header = vec![
+        format!("Generated by {}: do not edit.", generator()),
+        format!("Command: {command}"),
+        format!(
+            "Behavioural model of the single-port SRAM macro {sram}: {} words of {} bytes, for simulation.",
+            shape.depth(),
+            shape.word_bytes()
+        ),
+        "Marked (* blackbox *): synthesis keeps the macro as a black box; put the real macro's".into(),
+        "files in its place (same port list, rdata_o held until the next read).".into(),
+    ];
+    let mut out = comment(&header);
+    let _ = write!(
+        out,
+        "\n(* blackbox *)\nmodule {sram} (\n{});\n{}\nendmodule\n",
+        port_list(design, false),
+        storage_body(design, false)
+    );
+    out
+}
+
+/// Header lines as `//` comments.
+fn comment(lines: &[String]) -> String {
+    lines
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                "//\n".to_string()
+            } else {
+                format!("// {l}\n")
+            }
+        })
+        .collect()
+}

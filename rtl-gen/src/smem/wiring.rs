@@ -1,0 +1,174 @@
+//! Wiring that a wide, many-lane block needs and the RTL representation leaves to its users:
+//! buses gathered from many parts in pieces that keep every line readable, wide constants, and
+//! registers split into parts of at most 64 bits (a reset literal wider than that would not fit
+//! a line).
+
+use crate::rtl::ir::ExprKind;
+use crate::rtl::{Expr, Module, Signal};
+use testbenches::Bits;
+
+/// The longest line the pieces of a gathered bus may take, in characters (the project's limit
+/// is 120).
+const LINE_LIMIT: usize = 110;
+
+fn digits(v: u32) -> usize {
+    v.to_string().len()
+}
+
+/// An upper estimate of how long `e` prints: exact for whole signals, bit and part selects and
+/// constants, a generous guess otherwise.
+fn printed_len(e: &Expr) -> usize {
+    match e.kind() {
+        ExprKind::Ref(name) => name.len(),
+        ExprKind::Slice { signal, msb, lsb } if msb == lsb => signal.len() + digits(*msb) + 2,
+        ExprKind::Slice { signal, msb, lsb } => signal.len() + digits(*msb) + digits(*lsb) + 3,
+        ExprKind::Const(_) => e.width().div_ceil(4) as usize + 6,
+        _ => 60,
+    }
+}
+
+/// Declares wire `name` made of `parts`, part 0 in the low bits, and assigns it in pieces of
+/// consecutive parts whose lines stay under the line limit.
+pub fn gather(module: &mut Module, name: &str, parts: Vec<Expr>) -> Signal {
+    let width = parts.iter().map(Expr::width).sum();
+    let wire = module.wire(name, width);
+    let overhead = "  assign ".len() + name.len() + "[9999:9999] = {};".len();
+    let mut lsb = 0;
+    let mut piece: Vec<Expr> = Vec::new();
+    let mut length = overhead;
+    let flush = |module: &mut Module, piece: &mut Vec<Expr>, lsb: &mut u32| {
+        if piece.is_empty() {
+            return;
+        }
+        let w: u32 = piece.iter().map(Expr::width).sum();
+        let value = Expr::concat(piece.drain(..).rev().collect());
+        if w == width {
+            module.assign(&wire, value);
+        } else {
+            module.assign_range(&wire, *lsb + w - 1, *lsb, value);
+        }
+        *lsb += w;
+    };
+    for part in parts {
+        let len = printed_len(&part) + 2;
+        if !piece.is_empty() && length + len > LINE_LIMIT {
+            flush(module, &mut piece, &mut lsb);
+            length = overhead;
+        }
+        length += len;
+        piece.push(part);
+    }
+    flush(module, &mut piece, &mut lsb);
+    wire
+}
+
+/// Bits `bits` of `signal` (ascending), as parts for [`gather`] with runs of consecutive bits
+/// merged into part selects.
+pub fn bit_runs(signal: &Signal, bits: &[u32]) -> Vec<Expr> {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < bits.len() {
+        let mut j = i;
+        while j + 1 < bits.len() && bits[j + 1] == bits[j] + 1 {
+            j += 1;
+        }
+        parts.push(signal.slice(bits[j], bits[i]));
+        i = j + 1;
+    }
+    parts
+}
+
+/// Bit `bit` of every `stride`-bit field of `signal` (field 0 first): one bit plane of a
+/// lane-major bus.
+pub fn plane(signal: &Signal, stride: u32, bit: u32) -> Vec<Expr> {
+    (0..signal.width() / stride)
+        .map(|field| signal.bit(field * stride + bit))
+        .collect()
+}
+
+/// `value` as a constant expression, in 64-bit pieces (most significant first).
+pub fn constant(value: &Bits) -> Expr {
+    let width = value.width();
+    let pieces: Vec<Expr> = (0..width.div_ceil(64))
+        .rev()
+        .map(|k| {
+            let w = (width - 64 * k).min(64);
+            Expr::constant(value.field(64 * k, w), w as u32)
+        })
+        .collect();
+    Expr::concat(pieces)
+}
+
+/// A register loading `d` on the edges where `enable` is 1, reset to 0: `<name>_q` when `d` has
+/// at most 64 bits, otherwise parts `<name>_p<k>_q` of 64 bits gathered into wire `<name>_all`.
+/// Returns the register's value.
+pub fn register(module: &mut Module, name: &str, d: &Signal, enable: Expr) -> Signal {
+    let width = d.width();
+    if width <= 64 {
+        return module.register_enabled(&format!("{name}_q"), d.expr(), 0, enable);
+    }
+    let parts: Vec<Expr> = (0..width.div_ceil(64))
+        .map(|k| {
+            let msb = (64 * k + 63).min(width - 1);
+            module
+                .register_enabled(
+                    &format!("{name}_p{k}_q"),
+                    d.slice(msb, 64 * k),
+                    0,
+                    enable.clone(),
+                )
+                .expr()
+        })
+        .collect();
+    gather(module, &format!("{name}_all"), parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rtl::verilog::emit;
+
+    #[test]
+    fn gathered_buses_keep_lines_short_and_bits_in_order() {
+        let mut m = Module::new("demo");
+        let a = m.input("a_long_input_name_i", 512, "");
+        let y = m.output("y_o", 512, "");
+        let parts = plane(&a, 16, 3)
+            .into_iter()
+            .chain((0..16).flat_map(|b| plane(&a, 16, b)))
+            .collect::<Vec<_>>();
+        assert_eq!(parts.len(), 32 + 512);
+        let wire = gather(&mut m, "spread", parts[32..].to_vec());
+        m.assign(&y, wire.expr());
+        let text = emit(&m);
+        assert!(text.lines().all(|l| l.len() <= 120), "{text}");
+        // Bit 0 of the wire is bit 0 of field 0; bit 32 is bit 0 of field... b = 1, field 0.
+        assert!(
+            text.contains("a_long_input_name_i[16], a_long_input_name_i[0]};"),
+            "{text}"
+        );
+        assert_eq!(
+            bit_runs(&a, &[0, 1, 2, 5, 7, 8]).len(),
+            3,
+            "runs 0..2, 5, 7..8"
+        );
+    }
+
+    #[test]
+    fn wide_constants_and_registers_split_at_64_bits() {
+        let mut v = Bits::zero(100);
+        v.set_field(60, 8, 0xa5);
+        let c = constant(&v);
+        assert_eq!(c.width(), 100);
+        let mut m = Module::new("demo");
+        m.add_clock();
+        let d = m.input("d_i", 100, "");
+        let en = m.input("en_i", 1, "");
+        let q = register(&mut m, "wide", &d, en.expr());
+        assert_eq!((q.name(), q.width()), ("wide_all", 100));
+        let narrow = register(&mut m, "narrow", &en, en.expr());
+        assert_eq!(narrow.name(), "narrow_q");
+        let text = emit(&m);
+        assert!(text.contains("wide_p1_q <= d_i[99:64];"), "{text}");
+    }
+}
