@@ -124,9 +124,16 @@ fn declare(module: &mut Module, design: &SmemDesign, map: &Module) -> Ports {
         .iter()
         .filter(|p| p.signal.name().starts_with("perm_"))
         .map(|p| {
-            let doc = format!("{} Maps the accesses taken after the edge.", p.doc);
             let name = p.signal.name().to_string();
-            let signal = module.input(&name, p.signal.width(), &doc);
+            let doc = match name.as_str() {
+                "perm_we_i" => {
+                    "Write entry perm_idx_i of the RAP table (in every lane's map): \
+                                it maps the accesses taken after this edge."
+                }
+                "perm_idx_i" => "Table entry written: a row within the tile.",
+                _ => "Shift written, 0 to banks - 1.",
+            };
+            let signal = module.input(&name, p.signal.width(), doc);
             (name, signal)
         })
         .collect();

@@ -143,3 +143,61 @@ pub fn assert_schema_file(name: &str, path: &Path) {
     let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert_schema(name, &value);
 }
+
+/// A shared memory of `lanes` x `banks` x `depth` words of `word_bytes` bytes under `map`:
+/// `modulo`, `xor` (the fixed XOR of the XOR paper's [17]), `bvxor-cfg` (a configurable
+/// bit-vector XOR reset to k1 = 2, k2 = m + 3, mask 7), `xormat-cfg` (a configurable GF(2)
+/// matrix reset to a seeded full-rank one), `rap` (baked, seed 1) or `rap-load` (loadable,
+/// seed 2); `fill_words` words per fill beat, an SRAM macro when `sram` is given.
+pub fn smem(
+    (lanes, banks, depth, word_bytes): (u32, u32, u32, u32),
+    map: &str,
+    fill_words: u32,
+    sram: Option<&str>,
+) -> rtl_gen::smem::SmemDesign {
+    use models::smem::Shape;
+    use models::{Geometry, HashFunction};
+    use rtl_gen::smem::{MapSpec, SmemDesign};
+    let shape = Shape::new(lanes, banks, depth, word_bytes).unwrap();
+    let g = Geometry::new(shape.addr_bits(), u64::from(banks)).unwrap();
+    let m = shape.bank_bits();
+    let hash = |function, configurable| MapSpec::Hash {
+        config: HashConfig::new(g, function).unwrap(),
+        configurable,
+    };
+    let spec = match map {
+        "modulo" => hash(HashFunction::Modulo, false),
+        "xor" => MapSpec::Hash {
+            config: models::search::fixed_xor(g).unwrap(),
+            configurable: false,
+        },
+        "bvxor-cfg" => hash(
+            HashFunction::BitvectorXor {
+                k1: 2.min(g.addr_bits() - m),
+                k2: (m + 3).min(g.addr_bits() - 1),
+                mask: 7 & g.bank_mask(),
+            },
+            true,
+        ),
+        "xormat-cfg" => MapSpec::Hash {
+            config: fixed_config(HashKind::XorMatrix, g.addr_bits(), g.banks())
+                .validate()
+                .unwrap()
+                .1
+                .unwrap(),
+            configurable: true,
+        },
+        "rap" | "rap-load" => MapSpec::Rap(
+            rtl_gen::rap::RapDesign::from_seed(
+                models::rap::LayoutKind::Rap,
+                banks,
+                if map == "rap" { 1 } else { 2 },
+                map == "rap-load",
+                false,
+            )
+            .unwrap(),
+        ),
+        other => panic!("no map {other}"),
+    };
+    SmemDesign::new(shape, spec, fill_words, sram.map(String::from), 32).unwrap()
+}

@@ -1,0 +1,178 @@
+//! `rtl-gen smem` on the command line: refusals (one line, exit status 2, nothing written),
+//! `--help`, `--json`, and kernels replayed through the RTL with cycles the RTL counts itself,
+//! checked against values worked out by hand.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn smem(args: &[&str], out: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .arg("smem")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn bad_input_is_refused_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let cfg12 = tmp.path().join("cfg12.json");
+    std::fs::write(
+        &cfg12,
+        r#"{"kind": "bitvector-xor", "addr_bits": 12, "banks": 32, "k1": 0, "k2": 5, "mask": 31}"#,
+    )
+    .unwrap();
+    let shape_only = tmp.path().join("shape.json");
+    std::fs::write(
+        &shape_only,
+        r#"{"kind": "xor-matrix", "addr_bits": 14, "banks": 32}"#,
+    )
+    .unwrap();
+    let wide = tmp.path().join("wide.trace");
+    std::fs::write(&wide, "ld 0 1 16384\n").unwrap();
+    let many = tmp.path().join("many.trace");
+    let line: Vec<String> = (0..33).map(|a| a.to_string()).collect();
+    std::fs::write(&many, format!("ld {}\n", line.join(" "))).unwrap();
+    let cfg12 = cfg12.to_str().unwrap();
+    let shape_only = shape_only.to_str().unwrap();
+    let (wide, many) = (wide.to_str().unwrap(), many.to_str().unwrap());
+    for (args, what) in [
+        (
+            vec!["--lanes", "24"],
+            "lanes = 24 is out of range: allowed a power of two from 2 to 64",
+        ),
+        (vec!["--banks", "256"], "banks = 256"),
+        (vec!["--depth", "500"], "depth = 500"),
+        (
+            vec!["--word-bytes", "2"],
+            "word_bytes = 2 is out of range: allowed 4 or 8",
+        ),
+        (
+            vec!["--map", "hash", "--hash-config", cfg12],
+            "12 address bits",
+        ),
+        (
+            vec!["--map", "hash", "--hash-config", shape_only],
+            "no configuration fields",
+        ),
+        (
+            vec!["--map", "hash"],
+            "--map hash: needs --hash-config FILE",
+        ),
+        (
+            vec!["--map", "rap", "--depth", "16"],
+            "--depth 16: RAP maps 32 x 32 tiles",
+        ),
+        (vec!["--rap-seed", "3"], "apply to --map rap only"),
+        (vec!["--configurable"], "apply to --map hash only"),
+        (vec!["--fill-words", "0"], "fill_words = 0"),
+        (vec!["--counter-bits", "65"], "counter_bits = 65"),
+        (vec!["--sram-macro", "2x"], "--sram-macro 2x:"),
+        (
+            vec!["--replay-search", "--replay", wide],
+            "--replay-search given: programs a --configurable",
+        ),
+        (
+            vec!["--replay", wide],
+            "address 16384 needs 15 bits: wider than --addr-bits 14",
+        ),
+        (
+            vec!["--replay", many],
+            "33 addresses: more than the warp size 32",
+        ),
+        (vec!["--replay", "no-such.trace"], "no-such.trace"),
+    ] {
+        let o = smem(&args, &out);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(what),
+            "{args:?}: {err}"
+        );
+        assert!(!out.exists(), "{args:?} wrote files");
+    }
+}
+
+#[test]
+fn help_shows_examples_and_json_is_one_document() {
+    let o = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(["smem", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        help.contains("Examples:") && help.contains("--replay"),
+        "{help}"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let o = smem(
+        &[
+            "--lanes",
+            "4",
+            "--banks",
+            "4",
+            "--depth",
+            "8",
+            "--vectors",
+            "5",
+            "--json",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["top"], "smem_l4_b4_d8");
+    assert_eq!(v["block"], "smem");
+    assert!(tmp.path().join("smem_l4_b4_d8/smem_l4_b4_d8.v").exists());
+}
+
+/// Worked by hand for 8 lanes over 8 banks (modulo): a linear access takes 1 pass, a stride of
+/// 8 puts all 8 words in bank 0 (8 passes), a broadcast of one word 1, words 3 and 11 (both in
+/// bank 3) 2: 12 bank cycles, 8 of them after an access's first; the grant stage holds each
+/// access a cycle per pass and the last response shows 2 cycles after the cycle of the last
+/// pass: from the first access presented to the last response, 12 + 3 = 15 cycles.
+#[test]
+fn a_replay_counts_the_cycles_worked_out_by_hand() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = tmp.path().join("k.trace");
+    std::fs::write(
+        &trace,
+        "ld.lin 0 1 2 3 4 5 6 7\nld.col 0 8 16 24 32 40 48 56\nld.bc 9 9 9 9 9 9 9 9\nld.two 3 11\n",
+    )
+    .unwrap();
+    let o = smem(
+        &[
+            "--lanes",
+            "8",
+            "--banks",
+            "8",
+            "--depth",
+            "8",
+            "--vectors",
+            "5",
+            "--json",
+            "--replay",
+            trace.to_str().unwrap(),
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let row = &v["replay"][0];
+    assert_eq!(row["kernel"], "k");
+    for (key, value) in [
+        ("accesses", 4),
+        ("rtl_cycles", 15),
+        ("model_cycles", 15),
+        ("rtl_bank_cycles", 12),
+        ("model_bank_cycles", 12),
+        ("rtl_conflict_cycles", 8),
+        ("model_conflict_cycles", 8),
+    ] {
+        assert_eq!(row[key], value, "{key}: {row}");
+    }
+}
