@@ -6,7 +6,9 @@
 //! row is theirs, the bank is enabled when any is, and for a write each byte comes from the one
 //! served lane whose (effective) byte enable is set: the conflict stage already cleared the
 //! enables a higher lane overrides, so at most one lane drives each byte and the crossbar is an
-//! AND-OR.
+//! AND-OR: a mux per lane (row) or per lane and byte (data), and a balanced OR tree across the
+//! lanes, all in lane-major vectors (no per-bit gathers, which made Verilator's C++ ten times
+//! larger).
 //!
 //! **Storage**: a single-port synchronous RAM, `depth` words of `word_bytes` bytes. Port list
 //! (also the documented port list of an SRAM macro, `--sram-macro NAME`):
@@ -29,7 +31,7 @@
 //! the macro as a black box (its area is not counted; its pins cut the timed paths).
 
 use super::design::SmemDesign;
-use super::wiring::{gather, plane};
+use super::wiring::{gather, or_tree, plane};
 use crate::manifest::generator;
 use crate::rtl::{Expr, Module};
 use std::fmt::Write;
@@ -69,25 +71,25 @@ pub fn port(design: &SmemDesign, header: Vec<String>) -> Module {
     let take = module.wire_of("take", served.expr().and(hit.expr()));
     module.assign(&en_o, take.expr().ne(Expr::zeros(lanes)));
     module.assign(&we_o, en_o.expr().and(write.expr()));
-    for b in 0..r {
-        let rows = gather(&mut module, &format!("row_plane{b}"), plane(&row, r, b));
-        let bit = take.expr().and(rows.expr()).ne(Expr::zeros(lanes));
-        module.assign_bit(&addr_o, b, bit);
-    }
-    let mut byte_takes = Vec::new();
+    // The served lanes of this bank share one row: the OR of theirs.
+    let rows = (0..lanes)
+        .map(|i| Expr::mux(take.bit(i), row.slice((i + 1) * r - 1, i * r), Expr::zeros(r)))
+        .collect();
+    let row_or = or_tree(&mut module, "row_any", rows);
+    module.assign(&addr_o, row_or.expr());
     for k in 0..bytes {
         let enables = gather(&mut module, &format!("be_plane{k}"), plane(&be, bytes, k));
         let takes = module.wire_of(&format!("take_byte{k}"), take.expr().and(enables.expr()));
         module.assign_bit(&be_o, k, takes.expr().ne(Expr::zeros(lanes)));
-        byte_takes.push(takes);
-    }
-    for t in 0..w {
-        let data = gather(&mut module, &format!("data_plane{t}"), plane(&wdata, w, t));
-        let bit = byte_takes[(t / 8) as usize]
-            .expr()
-            .and(data.expr())
-            .ne(Expr::zeros(lanes));
-        module.assign_bit(&wdata_o, t, bit);
+        // At most one served lane enables this byte: the OR of the bytes they write.
+        let data = (0..lanes)
+            .map(|i| {
+                let lsb = i * w + 8 * k;
+                Expr::mux(takes.bit(i), wdata.slice(lsb + 7, lsb), Expr::zeros(8))
+            })
+            .collect();
+        let byte = or_tree(&mut module, &format!("byte{k}"), data);
+        module.assign_range(&wdata_o, 8 * k + 7, 8 * k, byte.expr());
     }
     module
 }

@@ -55,21 +55,22 @@ pub fn build(design: &SmemDesign, one_pass: &Module, header: Vec<String>) -> Mod
             eligible
         }
     };
-    let leader = module.wire("leader", lanes);
-    module.assign_bit(&leader, 0, eligible.bit(0));
+    // A lane is blocked when a lower eligible lane asks its bank; it follows when a lower
+    // leader asks for its word.
+    let blocked = module.wire("blocked", lanes);
+    module.assign_bit(&blocked, 0, Expr::constant(0, 1));
     for j in 1..lanes {
-        let blocked = eligible.slice(j - 1, 0).and(column(&same_bank, j));
-        let free = blocked.eq(Expr::zeros(j));
-        module.assign_bit(&leader, j, eligible.bit(j).and(free));
+        let lower = eligible.slice(j - 1, 0).and(column(&same_bank, j));
+        module.assign_bit(&blocked, j, lower.ne(Expr::zeros(j)));
     }
-    module.assign_bit(&served, 0, eligible.bit(0));
+    let leader = module.wire_of("leader", eligible.expr().and(!blocked.expr()));
+    let follows = module.wire("follows", lanes);
+    module.assign_bit(&follows, 0, Expr::constant(0, 1));
     for i in 1..lanes {
-        let follows = leader
-            .slice(i - 1, 0)
-            .and(column(&same_word, i))
-            .ne(Expr::zeros(i));
-        module.assign_bit(&served, i, eligible.bit(i).and(leader.bit(i).or(follows)));
+        let lower = leader.slice(i - 1, 0).and(column(&same_word, i));
+        module.assign_bit(&follows, i, lower.ne(Expr::zeros(i)));
     }
+    module.assign(&served, eligible.expr().and(leader.expr().or(follows.expr())));
     module.assign(&any_o, served.expr().ne(Expr::zeros(lanes)));
     let rest = module.wire_of("rest", pending.expr().and(!served.expr()));
     let conflict = module.wire_of("conflict", same_bank.expr().and(!same_word.expr()));

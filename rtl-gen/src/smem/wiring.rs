@@ -11,19 +11,29 @@ use testbenches::Bits;
 /// is 120).
 const LINE_LIMIT: usize = 110;
 
+/// The project's line limit, for lines whose length is estimated from above.
+const HARD_LIMIT: usize = 120;
+
 fn digits(v: u32) -> usize {
     v.to_string().len()
 }
 
-/// An upper estimate of how long `e` prints: exact for whole signals, bit and part selects and
-/// constants, a generous guess otherwise.
+/// An upper estimate of how long `e` prints (exact for whole signals, selects and constants).
 fn printed_len(e: &Expr) -> usize {
     match e.kind() {
         ExprKind::Ref(name) => name.len(),
         ExprKind::Slice { signal, msb, lsb } if msb == lsb => signal.len() + digits(*msb) + 2,
         ExprKind::Slice { signal, msb, lsb } => signal.len() + digits(*msb) + digits(*lsb) + 3,
-        ExprKind::Const(_) => e.width().div_ceil(4) as usize + 6,
-        _ => 60,
+        ExprKind::Index { signal, index } => signal.len() + printed_len(index) + 2,
+        ExprKind::Const(_) => e.width().div_ceil(4) as usize + digits(e.width()) + 2,
+        ExprKind::Concat(parts) => parts.iter().map(|p| printed_len(p) + 2).sum::<usize>() + 2,
+        ExprKind::Unary(_, a) => printed_len(a) + 3,
+        ExprKind::Binary(_, a, b) => printed_len(a) + printed_len(b) + 8,
+        ExprKind::Mux {
+            sel,
+            then,
+            otherwise,
+        } => printed_len(sel) + printed_len(then) + printed_len(otherwise) + 12,
     }
 }
 
@@ -84,6 +94,52 @@ pub fn plane(signal: &Signal, stride: u32, bit: u32) -> Vec<Expr> {
     (0..signal.width() / stride)
         .map(|field| signal.bit(field * stride + bit))
         .collect()
+}
+
+/// The OR of `terms` (all of one width) as a balanced tree of wires `<name>_t<level>_<k>`,
+/// the root named `name`: one short line per OR, and a depth of `ceil(log2(terms))` whatever
+/// the synthesis tool does with it.
+pub fn or_tree(module: &mut Module, name: &str, terms: Vec<Expr>) -> Signal {
+    assert!(!terms.is_empty(), "an OR of nothing");
+    let fits = |a: &Expr, b: &Expr| {
+        "  assign ".len() + name.len() + "_t99_99 = ;".len() + printed_len(a) + printed_len(b) + 3
+            <= HARD_LIMIT
+    };
+    let mut level = terms;
+    let mut depth = 0;
+    while level.len() > 1 {
+        depth += 1;
+        let last = level.len() <= 2;
+        let mut next = Vec::new();
+        let mut items = level.into_iter().enumerate();
+        while let Some((k, mut a)) = items.next() {
+            let Some((_, mut b)) = items.next() else {
+                next.push(a);
+                continue;
+            };
+            if !fits(&a, &b) {
+                a = module.wire_of(&format!("{name}_in{depth}_{k}"), a).expr();
+                b = module.wire_of(&format!("{name}_in{depth}_{}", k + 1), b).expr();
+            }
+            let wire = if last {
+                name.to_string()
+            } else {
+                format!("{name}_t{depth}_{}", k / 2)
+            };
+            next.push(module.wire_of(&wire, a.or(b)).expr());
+        }
+        level = next;
+    }
+    let root = level.pop().unwrap_or_else(|| unreachable!("one term left"));
+    if depth == 0 {
+        return module.wire_of(name, root);
+    }
+    module
+        .wires
+        .iter()
+        .find(|w| w.name() == name)
+        .cloned()
+        .unwrap_or_else(|| unreachable!("the root wire was declared"))
 }
 
 /// `value` as a constant expression, in 64-bit pieces (most significant first).
@@ -152,6 +208,21 @@ mod tests {
             3,
             "runs 0..2, 5, 7..8"
         );
+    }
+
+    #[test]
+    fn or_trees_are_balanced() {
+        let mut m = Module::new("demo");
+        let a = m.input("a_i", 5 * 4, "");
+        let terms = (0..5).map(|i| a.slice(4 * i + 3, 4 * i)).collect();
+        let root = or_tree(&mut m, "any", terms);
+        assert_eq!((root.name(), root.width()), ("any", 4));
+        let text = emit(&m);
+        assert!(text.contains("assign any_t1_0 = a_i[3:0] | a_i[7:4];"), "{text}");
+        assert!(text.contains("assign any_t2_0 = any_t1_0 | any_t1_1;"), "{text}");
+        assert!(text.contains("assign any = any_t2_0 | a_i[19:16];"), "{text}");
+        let one = or_tree(&mut m, "alone", vec![a.slice(3, 0)]);
+        assert_eq!(one.name(), "alone");
     }
 
     #[test]
