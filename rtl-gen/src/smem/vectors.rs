@@ -4,7 +4,8 @@
 //!
 //! The phases, in order (each runs until its accesses are taken; the pipeline is not drained
 //! between them):
-//! 1. every word written by full-warp writes (the memory starts defined);
+//! 1. every word written by full-warp writes (the memory starts defined; memories of more than
+//!    [`WINDOW`] words are addressed below it);
 //! 2. back-to-back conflict-free reads, one a cycle;
 //! 3. the RAP paper's patterns (contiguous, stride, diagonal, random) on `w x w` matrices at
 //!    several `w`, reads and writes;
@@ -15,8 +16,9 @@
 //! 8. random accesses (random masks, broadcasts and conflicts from small address pools,
 //!    strides, reads and writes with random byte enables, idle gaps, random back-pressure)
 //!    with random fill beats;
-//! 9. map writes (a configurable hash reprogrammed, RAP table entries rewritten) with accesses
-//!    before and after them;
+//! 9. map writes (a configurable hash reprogrammed, RAP table entries rewritten) amid the
+//!    accesses still in flight, then every word written again under the new map and random
+//!    accesses;
 //!
 //! then a drain until the pipeline is empty. Payloads of ports not valid are random, so the
 //! RTL is shown to ignore them.
@@ -298,9 +300,15 @@ struct Scenarios<'a> {
     rng: ChaCha8Rng,
 }
 
+/// The most words the testbench addresses (all of smaller memories): the words below this
+/// address, written first, so that every read finds a defined word, and the vectors stay
+/// bounded whatever the depth.
+pub const WINDOW: u64 = 16384;
+
 impl Scenarios<'_> {
+    /// The addresses the testbench uses: `0..words`.
     fn words(&self) -> u64 {
-        self.design.shape().words()
+        self.design.shape().words().min(WINDOW)
     }
 
     fn data(&mut self) -> u64 {
@@ -348,13 +356,16 @@ impl Scenarios<'_> {
         addrs.into_iter().map(Some).collect()
     }
 
-    /// Phase 1: every word written, full warps of consecutive words, all bytes.
+    /// Phase 1 (and after a map write): every word of the window written, full warps of
+    /// consecutive words, all bytes.
     fn prologue(&mut self) -> Phase {
-        let lanes = u64::from(self.design.shape().lanes());
+        let lanes = self.design.shape().lanes() as usize;
         let be = self.full_be();
-        let warp = (0..self.words() / lanes)
-            .map(|k| {
-                let mut a = self.access(true, &Self::all(k * lanes..(k + 1) * lanes));
+        let words: Vec<u64> = (0..self.words()).collect();
+        let warp = words
+            .chunks(lanes)
+            .map(|chunk| {
+                let mut a = self.access(true, &Self::all(chunk.iter().copied()));
                 a.lanes.iter_mut().flatten().for_each(|l| l.be = be);
                 (0, a)
             })
@@ -366,15 +377,17 @@ impl Scenarios<'_> {
         }
     }
 
+    /// `lanes` consecutive words from `base`, wrapping at the window's end.
+    fn run_of(&self, base: u64) -> Vec<Option<u64>> {
+        let lanes = u64::from(self.design.shape().lanes());
+        Self::all((base..base + lanes).map(|a| a % self.words()))
+    }
+
     /// Phase 2: 16 full-warp reads of consecutive words, back to back.
     fn back_to_back(&mut self) -> Phase {
         let lanes = u64::from(self.design.shape().lanes());
-        let blocks = self.words() / lanes;
         let warp = (0..16u64)
-            .map(|k| {
-                let base = (k * 7 % blocks) * lanes;
-                (0, self.access(false, &Self::all(base..base + lanes)))
-            })
+            .map(|k| (0, self.access(false, &self.run_of(k * 7 * lanes))))
             .collect();
         Phase {
             warp,
@@ -417,14 +430,14 @@ impl Scenarios<'_> {
         }
     }
 
-    /// Phase 4: 16 reads of random consecutive words with `resp_ready_i` high 30% of cycles.
+    /// Phase 4: 16 accesses (a quarter of them writes) of random consecutive words with
+    /// `resp_ready_i` high 30% of cycles.
     fn back_pressure(&mut self) -> Phase {
-        let lanes = u64::from(self.design.shape().lanes());
         let warp = (0..16)
             .map(|_| {
-                let base = self.rng.gen_range(0..self.words() - lanes + 1);
+                let base = self.rng.gen_range(0..self.words());
                 let write = self.rng.gen_bool(0.25);
-                (0, self.access(write, &Self::all(base..base + lanes)))
+                (0, self.access(write, &self.run_of(base)))
             })
             .collect();
         Phase {
@@ -583,13 +596,16 @@ impl Scenarios<'_> {
         }
     }
 
-    /// Phase 9: map writes, then random accesses under the new map (for maps with a register).
+    /// Phase 9: map writes, then, once they are done, the window written again under the new
+    /// map and random accesses (for maps with a register).
     fn map_change(&mut self, count: usize) -> Option<Phase> {
         let map_writes = self.map_writes();
         if map_writes.is_empty() {
             return None;
         }
-        let warp = (0..count).map(|_| (0, self.random_access())).collect();
+        let mut warp = self.prologue().warp;
+        warp[0].0 = map_writes.len() as u32;
+        warp.extend((0..count).map(|_| (0, self.random_access())));
         Some(Phase {
             warp,
             ready: 0.9,
