@@ -168,8 +168,9 @@ impl CycleModel {
             .as_ref()
             .is_none_or(|g| g.issuing_last() && !stall);
         let prefer_fill = self.last_was_warp;
-        let req_ready = free && !(input.fill.is_some() && prefer_fill);
-        let fill_ready = free && !(input.request.is_some() && !prefer_fill);
+        // A port is ready unless the other one is valid and has the turn.
+        let req_ready = free && (input.fill.is_none() || !prefer_fill);
+        let fill_ready = free && (input.request.is_none() || prefer_fill);
         let out = Outputs {
             req_ready,
             fill_ready,

@@ -189,6 +189,24 @@ pub struct Access {
     pub lanes: Vec<Option<Lane>>,
 }
 
+impl Access {
+    /// A read whose lane `i` asks for `addrs[i]` (every lane active).
+    pub fn read(addrs: &[u64]) -> Self {
+        Access {
+            write: false,
+            lanes: addrs
+                .iter()
+                .map(|&addr| {
+                    Some(Lane {
+                        addr,
+                        ..Lane::default()
+                    })
+                })
+                .collect(),
+        }
+    }
+}
+
 /// How many bank cycles `access` takes under `map`: the congestion of its physical words
 /// ([`wide_congestion_of_threads`]; for 4-byte words the DMM congestion, for 8-byte words the
 /// half-warp rule of docs/GPU.md, loads as `LoadGroups` and stores as `Groups`). An access with
@@ -257,21 +275,6 @@ mod tests {
         Map::Hash(SoftwareIndex::new(&HashConfig::new(g, HashFunction::Modulo).unwrap()).unwrap())
     }
 
-    fn read(addrs: &[u64]) -> Access {
-        Access {
-            write: false,
-            lanes: addrs
-                .iter()
-                .map(|&addr| {
-                    Some(Lane {
-                        addr,
-                        ..Lane::default()
-                    })
-                })
-                .collect(),
-        }
-    }
-
     #[test]
     fn shapes_are_validated_naming_the_value() {
         let s = Shape::new(32, 32, 512, 4).unwrap();
@@ -305,8 +308,8 @@ mod tests {
         let shape = Shape::new(32, 32, 512, 4).unwrap();
         let map = modulo(shape);
         let store: Vec<u64> = (0..32u64).map(|t| (t % 16) * 16 + t / 16).collect();
-        assert_eq!(passes(shape, &map, &read(&store)), 8);
-        assert_eq!(passes(shape, &map, &read(&[7; 32])), 1);
+        assert_eq!(passes(shape, &map, &Access::read(&store)), 8);
+        assert_eq!(passes(shape, &map, &Access::read(&[7; 32])), 1);
         let empty = Access {
             write: false,
             lanes: vec![None; 32],
@@ -323,14 +326,14 @@ mod tests {
         let shape = Shape::new(32, 16, 64, 8).unwrap();
         let map = modulo(shape);
         let linear: Vec<u64> = (0..32).collect();
-        assert_eq!(passes(shape, &map, &read(&linear)), 2);
+        assert_eq!(passes(shape, &map, &Access::read(&linear)), 2);
         let column: Vec<u64> = (0..32).map(|r| r * 16).collect();
-        assert_eq!(passes(shape, &map, &read(&column)), 32);
+        assert_eq!(passes(shape, &map, &Access::read(&column)), 32);
         let twice: Vec<u64> = (0..32).map(|t| t % 16).collect();
-        assert_eq!(passes(shape, &map, &read(&twice)), 1);
+        assert_eq!(passes(shape, &map, &Access::read(&twice)), 1);
         let store = Access {
             write: true,
-            ..read(&twice)
+            ..Access::read(&twice)
         };
         assert_eq!(passes(shape, &map, &store), 2);
     }
@@ -347,12 +350,12 @@ mod tests {
             let base = tile * 1024;
             let column: Vec<u64> = (0..32).map(|r| base + r * 32 + 5).collect();
             let row: Vec<u64> = (0..32).map(|c| base + 7 * 32 + c).collect();
-            assert_eq!(passes(shape, &map, &read(&column)), 1);
-            assert_eq!(passes(shape, &map, &read(&row)), 1);
+            assert_eq!(passes(shape, &map, &Access::read(&column)), 1);
+            assert_eq!(passes(shape, &map, &Access::read(&row)), 1);
         }
         let raw = modulo(shape);
         let column: Vec<u64> = (0..32).map(|r| r * 32 + 5).collect();
-        assert_eq!(passes(shape, &raw, &read(&column)), 32);
+        assert_eq!(passes(shape, &raw, &Access::read(&column)), 32);
     }
 
     /// The highest lane wins each byte it enables; other bytes keep older values.
@@ -372,7 +375,7 @@ mod tests {
             ],
         };
         assert_eq!(mem.apply(shape, &map, &w), vec![0; 4]);
-        let r = read(&[3, 3, 2, 9]);
+        let r = Access::read(&[3, 3, 2, 9]);
         assert_eq!(
             mem.apply(shape, &map, &r),
             vec![0x1111_2233, 0x1111_2233, 0, 0]

@@ -95,19 +95,7 @@ fn plan(design: &SmemDesign, kernels: &[Kernel]) -> Plan {
             k.trace
                 .accesses
                 .iter()
-                .map(|a| Access {
-                    write: false,
-                    lanes: a
-                        .addresses
-                        .iter()
-                        .map(|&addr| {
-                            Some(Lane {
-                                addr,
-                                ..Lane::default()
-                            })
-                        })
-                        .collect(),
-                })
+                .map(|a| Access::read(&a.addresses))
                 .collect()
         })
         .collect();
