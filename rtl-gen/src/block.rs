@@ -88,6 +88,16 @@ pub trait Block {
     /// it is (`header.of(&part)`) or `header.lines(...)`.
     fn modules(&self, header: &Header) -> Vec<Module>;
 
+    /// Modules the RTL representation does not express, as `(file name, Verilog text)`, each
+    /// text starting with its `header.lines(...)` as `//` comments: a behavioural RAM with byte
+    /// writes, an SRAM macro's simulation model marked `(* blackbox *)`. Listed after
+    /// [`Block::modules`] (so before them in the filelist); a module may instantiate the ones
+    /// after it. None by default.
+    fn verbatim_modules(&self, header: &Header) -> Vec<(String, String)> {
+        let _ = header;
+        Vec::new()
+    }
+
     /// The testbench's vectors under `plan`, with expected values from the golden model: one
     /// value per data input and per output of the top module, in port declaration order (clock
     /// and reset excluded).
@@ -328,7 +338,8 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
         kind,
         variant,
     } = block.identity();
-    let modules = block.modules(&Header::new(command));
+    let header = Header::new(command);
+    let modules = block.modules(&header);
     let top = modules
         .first()
         .unwrap_or_else(|| panic!("{name}: a block emits at least one module"));
@@ -337,7 +348,7 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
     let timing = block.timing();
     let harness = harness(&name, &interface, timing);
     let stimulus = block.stimulus(plan);
-    let files: Vec<(String, String)> = modules
+    let mut files: Vec<(String, String)> = modules
         .iter()
         .map(|m| (format!("{}.v", m.name()), with_timescale(&verilog::emit(m))))
         .collect();
@@ -357,6 +368,7 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
             }
         })
         .collect();
+    files.extend(block.verbatim_modules(&header));
     let fields = block.fields();
     let manifest = Manifest {
         format_version: FORMAT_VERSION,

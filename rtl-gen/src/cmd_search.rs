@@ -89,7 +89,7 @@ pub fn read_trace(path: &Path, addr_bits: u32, warp_size: usize) -> Result<Trace
 /// Refuses, before any search runs, a search whose estimated work
 /// ([`limits::search_work`]) is above [`limits::MAX_SEARCH_WORK`], naming the costliest family
 /// and heuristic and what to restrict.
-fn check_search_space(
+pub fn check_search_space(
     traces: &[(String, Trace)],
     geometry: Geometry,
     plan: &[(HashKind, Heuristic)],

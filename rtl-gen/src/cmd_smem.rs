@@ -10,8 +10,8 @@ use models::{Geometry, HashConfig, HashFunction, HashKind};
 use rtl_gen::rap::RapDesign;
 use rtl_gen::smem::replay::{self, Kernel, Row};
 use rtl_gen::smem::vectors::SmemPlan;
-use rtl_gen::smem::{block, MapSpec, SmemDesign};
-use rtl_gen::Error;
+use rtl_gen::smem::{MapSpec, SmemDesign};
+use rtl_gen::{limits, Error};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -106,12 +106,14 @@ pub struct SmemArgs {
     /// of every family).
     #[arg(long)]
     replay_search: bool,
-    /// Simulator of the replay: verilator or iverilog.
-    #[arg(long, default_value = "verilator")]
+    /// Simulator of the replay.
+    #[arg(long, default_value = "verilator", value_parser = clap::builder::PossibleValuesParser::new(testbenches::simulator::SIMULATOR_NAMES))]
     simulator: String,
-    /// Print the manifest (and the replay's rows) as one JSON document.
+    /// Print the manifest (with the replay's rows under "replay") as one JSON document.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    output: crate::output_args::OutputArgs,
 }
 
 fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
@@ -237,8 +239,60 @@ fn print_rows(rows: &[Row]) {
     }
 }
 
+/// Reads the `--replay` traces as kernels, refusing more accesses in all than
+/// [`limits::MAX_REPLAY_ACCESSES`] and, with `--replay-search`, a search past its limit; then
+/// searches each kernel's best map when asked.
+fn kernels(args: &SmemArgs, design: &SmemDesign) -> Result<Vec<Kernel>, Error> {
+    let shape = design.shape();
+    let mut traces = Vec::new();
+    for path in &args.replay {
+        let trace = crate::cmd_search::read_trace(path, shape.addr_bits(), shape.lanes() as usize)?;
+        let name = path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        traces.push((name, trace));
+    }
+    let accesses = traces
+        .iter()
+        .map(|(_, t)| t.accesses.len() as u64)
+        .fold(0, u64::saturating_add);
+    limits::check(
+        "--replay",
+        accesses,
+        limits::MAX_REPLAY_ACCESSES,
+        "warp accesses replayed in all",
+    )?;
+    if args.replay_search {
+        let geometry = Geometry::new(shape.addr_bits(), u64::from(shape.banks()))?;
+        crate::cmd_search::check_search_space(
+            &traces,
+            geometry,
+            &plan(None, None).unwrap_or_else(|e| unreachable!("{e}")),
+        )?;
+    }
+    Ok(traces
+        .into_iter()
+        .map(|(name, trace)| {
+            let program = args.replay_search.then(|| searched(design, &name, &trace));
+            Kernel {
+                name,
+                trace,
+                program,
+            }
+        })
+        .collect())
+}
+
 /// Runs `rtl-gen smem`.
 pub fn run(args: SmemArgs, command: &str) -> Result<ExitCode, Error> {
+    args.output.apply();
+    limits::check(
+        "--vectors",
+        args.vectors as u64,
+        limits::MAX_SMEM_RANDOM,
+        "random warp accesses of the testbench",
+    )?;
     let shape = Shape::new(args.lanes, args.banks, args.depth, args.word_bytes)?;
     let map = map_spec(&args, shape)?;
     let design = SmemDesign::new(
@@ -258,60 +312,28 @@ pub fn run(args: SmemArgs, command: &str) -> Result<ExitCode, Error> {
     if args.replay_search && args.replay.is_empty() {
         return Err(bad("--replay-search", "given", "needs --replay TRACE"));
     }
-    let mut kernels = Vec::new();
-    for path in &args.replay {
-        let trace = crate::cmd_search::read_trace(path, shape.addr_bits(), shape.lanes() as usize)?;
-        let name = path.file_stem().map_or_else(
-            || path.display().to_string(),
-            |s| s.to_string_lossy().into_owned(),
-        );
-        let program = args.replay_search.then(|| searched(&design, &name, &trace));
-        kernels.push(Kernel {
-            name,
-            trace,
-            program,
-        });
-    }
+    rtl_gen::output::Staging::check(&args.out, &design.name())?;
+    let kernels = kernels(&args, &design)?;
     let plan = SmemPlan {
         seed: args.seed,
         random: args.vectors,
     };
-    let dir = block::write(&design, &plan, command, &args.out)?;
-    let rows = if kernels.is_empty() {
-        Vec::new()
-    } else {
-        replay::run(
-            &design,
-            &kernels,
-            &dir.join("replay"),
-            &args.simulator,
-            command,
-        )?
-    };
+    if kernels.is_empty() {
+        crate::write_block(&design, &plan, command, &args.out, args.json)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (dir, manifest) = crate::render_block(&design, &plan, command, &args.out)?;
+    let rows = replay::run(&design, &kernels, &dir, &args.simulator)?;
     if args.json {
-        let (manifest, _) = rtl_gen::manifest::Manifest::load(&dir)?;
         let mut value = serde_json::to_value(&manifest).unwrap_or_else(|e| unreachable!("{e}"));
-        if !kernels.is_empty() {
-            value["replay"] = serde_json::to_value(&rows).unwrap_or_else(|e| unreachable!("{e}"));
-        }
+        value["replay"] = serde_json::to_value(&rows).unwrap_or_else(|e| unreachable!("{e}"));
         println!(
             "{}",
             serde_json::to_string_pretty(&value).unwrap_or_else(|e| unreachable!("{e}"))
         );
     } else {
-        crate::print_written_block(&dir, false, |manifest| {
-            format!(
-                "shared memory, {} lanes x {} banks x {} words, map {} ({})",
-                shape.lanes(),
-                shape.banks(),
-                shape.depth(),
-                manifest.kind,
-                manifest.variant
-            )
-        })?;
-        if !rows.is_empty() {
-            print_rows(&rows);
-        }
+        println!("{}", crate::written_line(&dir, &manifest));
+        print_rows(&rows);
     }
     Ok(if rows.iter().all(Row::matches) {
         ExitCode::SUCCESS

@@ -41,6 +41,18 @@ pub const MAX_SEARCH_WORK: u64 = 60_000_000_000;
 /// hours at most.
 pub const MAX_TARGETS: u64 = 1000;
 
+/// Random warp accesses of a shared memory's testbench (`smem --vectors`), after its directed
+/// phases. Each adds about two cycles, one vector each, of up to about 1.3 kB at 64 lanes of
+/// 8-byte words (RAM while the files are written, then hex text): 200 000 is about 400 000
+/// vectors, well under a GB.
+pub const MAX_SMEM_RANDOM: u64 = 200_000;
+
+/// Warp accesses replayed through a shared memory's RTL in all (`smem --replay`, every trace
+/// together): each is one line of the replay's access file and one of its expected file, read
+/// into the simulator's memory, and at least one simulated cycle; the whole kernel suite
+/// (`kernels/`) holds 1 552.
+pub const MAX_REPLAY_ACCESSES: u64 = 2_000_000;
+
 /// Refuses `value` for `flag` when it is above `max`; `what` says what the limit protects.
 pub fn check(flag: &'static str, value: u64, max: u64, what: &str) -> Result<(), Error> {
     if value > max {

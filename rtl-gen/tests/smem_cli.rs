@@ -84,6 +84,14 @@ fn bad_input_is_refused_in_one_line() {
             "33 addresses: more than the warp size 32",
         ),
         (vec!["--replay", "no-such.trace"], "no-such.trace"),
+        (
+            vec!["--vectors", "200001"],
+            "--vectors 200001: at most 200000 (random warp accesses",
+        ),
+        (
+            vec!["--simulator", "xsim", "--replay", wide],
+            "invalid value 'xsim' for '--simulator <SIMULATOR>'",
+        ),
     ] {
         let o = smem(&args, &out);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -126,7 +134,7 @@ fn help_shows_examples_and_json_is_one_document() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["top"], "smem_l4_b4_d8");
-    assert_eq!(v["block"], "smem");
+    assert_eq!(v["family"], "smem");
     assert!(tmp.path().join("smem_l4_b4_d8/smem_l4_b4_d8.v").exists());
 }
 

@@ -6,8 +6,9 @@
 
 mod common;
 
+use rtl_gen::block;
 use rtl_gen::smem::vectors::SmemPlan;
-use rtl_gen::smem::{block, SmemDesign};
+use rtl_gen::smem::SmemDesign;
 use std::path::{Path, PathBuf};
 
 fn write(d: &SmemDesign, random: usize, out: &Path) -> PathBuf {

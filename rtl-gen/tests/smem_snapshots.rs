@@ -4,12 +4,13 @@
 
 mod common;
 
-use rtl_gen::smem::block::modules;
+use rtl_gen::block::render;
+use rtl_gen::smem::vectors::SmemPlan;
 
 const COMMAND: &str = "rtl-gen smem (snapshot test)";
 
 fn pin(d: &rtl_gen::smem::SmemDesign) {
-    for (file, text) in modules(d, COMMAND).1 {
+    for (file, text) in render(d, &SmemPlan::default(), COMMAND).files {
         insta::assert_snapshot!(file.replace('.', "_"), text);
     }
 }
@@ -18,8 +19,7 @@ fn pin(d: &rtl_gen::smem::SmemDesign) {
 fn modulo_4_lanes_4_banks() {
     let d = common::smem((4, 4, 8, 4), "modulo", 1, None);
     pin(&d);
-    let (_, manifest, _, _) =
-        rtl_gen::smem::block::render(&d, &rtl_gen::smem::vectors::SmemPlan::default(), COMMAND);
+    let manifest = render(&d, &SmemPlan::default(), COMMAND).manifest;
     insta::assert_snapshot!("smem_l4_b4_d8_json", manifest.to_json());
 }
 
@@ -36,7 +36,7 @@ fn eight_byte_configurable_with_macros() {
 #[test]
 fn loadable_rap_map() {
     let d = common::smem((4, 4, 8, 4), "rap-load", 1, None);
-    let (_, files) = modules(&d, COMMAND);
+    let files = render(&d, &SmemPlan::default(), COMMAND).files;
     let (file, text) = files.iter().find(|(f, _)| f.ends_with("_map.v")).unwrap();
     insta::assert_snapshot!(file.replace('.', "_"), text);
 }

@@ -70,7 +70,10 @@ pub fn build(design: &SmemDesign, one_pass: &Module, header: Vec<String>) -> Mod
         let lower = leader.slice(i - 1, 0).and(column(&same_word, i));
         module.assign_bit(&follows, i, lower.ne(Expr::zeros(i)));
     }
-    module.assign(&served, eligible.expr().and(leader.expr().or(follows.expr())));
+    module.assign(
+        &served,
+        eligible.expr().and(leader.expr().or(follows.expr())),
+    );
     module.assign(&any_o, served.expr().ne(Expr::zeros(lanes)));
     let rest = module.wire_of("rest", pending.expr().and(!served.expr()));
     let conflict = module.wire_of("conflict", same_bank.expr().and(!same_word.expr()));

@@ -11,17 +11,21 @@
 
 use super::design::{MapSpec, SmemDesign};
 use super::wiring::{bit_runs, gather};
+use crate::block::{Block, Header};
 use crate::rtl::Module;
 
-/// The sub-module that computes the bank: the hasher or the RAP converter, with `header`.
-pub fn bank_module(design: &SmemDesign, header: Vec<String>) -> Module {
-    match design.map() {
+/// The sub-module that computes the bank: the hasher or the RAP converter, as that block
+/// emits it (its own header under `header`).
+pub fn bank_module(design: &SmemDesign, header: &Header) -> Module {
+    let mut modules = match design.map() {
         MapSpec::Hash { .. } => design
             .hash_design()
             .unwrap_or_else(|| unreachable!("a hash map has a hasher"))
-            .module(header),
-        MapSpec::Rap(rap) => rap.module(header),
-    }
+            .modules(header),
+        MapSpec::Rap(rap) => rap.modules(header),
+    };
+    assert_eq!(modules.len(), 1, "a hasher or converter is one module");
+    modules.swap_remove(0)
 }
 
 /// Builds `<top>_map` around `bank`, the module of [`bank_module`].

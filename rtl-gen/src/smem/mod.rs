@@ -2,8 +2,9 @@
 //! any hasher or RAP in front of the banks, cycle-exact against the congestion model
 //! (`models::smem::cycle`).
 //!
-//! - [`design`]: the validated request ([`SmemDesign`]) and its map ([`MapSpec`]);
-//! - [`wiring`]: buses gathered from many parts, and registers split into 64-bit parts;
+//! - [`design`]: the validated request ([`SmemDesign`]) and its map ([`MapSpec`]); the family's
+//!   [`Block`] below;
+//! - [`wiring`]: buses gathered from many parts, OR trees, and registers split into 64-bit parts;
 //! - [`map`]: the per-lane map, address to (bank, row), around a hasher or RAP instance;
 //! - [`conflict`]: the pairwise comparison of an accepted access's lanes, and which lanes'
 //!   bytes a higher lane overwrites;
@@ -11,11 +12,9 @@
 //! - [`bank`]: the per-bank request mux and the bank storage (behavioural or an SRAM macro);
 //! - [`top`]: the pipeline around them;
 //! - [`vectors`]: the cycle-level stimulus and expected outputs from the cycle model;
-//! - [`replay`]: a kernel trace run through the RTL, cycles counted by the RTL itself;
-//! - [`block`]: the block folder (RTL, manifest, filelist, core, testbench).
+//! - [`replay`]: a kernel trace run through the RTL, cycles counted by the RTL itself.
 
 pub mod bank;
-pub mod block;
 pub mod conflict;
 pub mod design;
 pub mod grant;
@@ -25,4 +24,200 @@ pub mod top;
 pub mod vectors;
 pub mod wiring;
 
+use crate::block::{self, Block, Header, Identity, PortFields, Stimulus};
+use crate::manifest::ManifestField;
+use crate::rtl::Module;
 pub use design::{MapSpec, SmemDesign};
+use std::collections::BTreeMap;
+use testbenches::Timing;
+use vectors::SmemPlan;
+
+/// Clock edges from a request's handshake to its response showing, for a conflict-free access.
+pub const LATENCY: u64 = 3;
+
+impl SmemDesign {
+    /// The map's kind as the manifest names it: the hash kind, or `rap` / `ras`.
+    fn kind_name(&self) -> String {
+        match self.map() {
+            MapSpec::Hash { config, .. } => config.kind().to_string(),
+            MapSpec::Rap(rap) => rap.kind_name().to_string(),
+        }
+    }
+
+    /// `what`, then the configuration (pretty JSON, one line per field): the header lines of
+    /// every module of the memory.
+    fn described(&self, what: String) -> Vec<String> {
+        let configuration =
+            serde_json::to_string_pretty(&self.config()).unwrap_or_else(|e| unreachable!("{e}"));
+        let mut lines = vec![what, "Configuration:".to_string()];
+        lines.extend(configuration.lines().map(|l| format!("  {l}")));
+        lines
+    }
+
+    /// The header of a sub-module that does `what`.
+    fn part_header(&self, header: &Header, what: &str) -> Vec<String> {
+        header.lines(self.described(what.to_string()), &[])
+    }
+
+    /// The top module as the testbench and the replay see it (a header-less build).
+    pub fn top_module(&self) -> Module {
+        let mut modules = self.modules(&Header::new(""));
+        modules.swap_remove(0)
+    }
+}
+
+impl Block for SmemDesign {
+    type Plan = SmemPlan;
+
+    fn identity(&self) -> Identity {
+        let variant = match self.map() {
+            MapSpec::Hash {
+                configurable: true, ..
+            } => "configurable",
+            MapSpec::Hash { .. } => "fixed",
+            MapSpec::Rap(rap) if rap.loadable => "loadable",
+            MapSpec::Rap(_) => "baked",
+        };
+        Identity::new(self.name(), "smem", self.kind_name(), variant)
+    }
+
+    fn summary(&self) -> String {
+        let s = self.shape();
+        format!(
+            "shared memory, {} lanes x {} banks x {} words of {} bytes, map {} ({}){}",
+            s.lanes(),
+            s.banks(),
+            s.depth(),
+            s.word_bytes(),
+            self.kind_name(),
+            self.identity().variant,
+            self.sram_macro()
+                .map_or(String::new(), |m| format!(", SRAM macro {m}"))
+        )
+    }
+
+    fn about(&self) -> Vec<String> {
+        let s = self.shape();
+        self.described(format!(
+            "Banked shared memory: {} lanes, {} banks of {} words of {} bytes, map {}{}.",
+            s.lanes(),
+            s.banks(),
+            s.depth(),
+            s.word_bytes(),
+            self.kind_name(),
+            if self.configurable() || self.loadable() {
+                " (written at run time)"
+            } else {
+                ""
+            }
+        ))
+    }
+
+    fn parameters(&self) -> BTreeMap<String, u64> {
+        let s = self.shape();
+        BTreeMap::from([
+            ("LANES".to_string(), u64::from(s.lanes())),
+            ("BANKS".to_string(), u64::from(s.banks())),
+            ("DEPTH".to_string(), u64::from(s.depth())),
+            ("WORD_BYTES".to_string(), u64::from(s.word_bytes())),
+            ("ADDR_BITS".to_string(), u64::from(s.addr_bits())),
+            ("ROW_BITS".to_string(), u64::from(s.row_bits())),
+            ("FILL_WORDS".to_string(), u64::from(self.fill_words())),
+            ("COUNTER_BITS".to_string(), u64::from(self.counter_bits())),
+            ("CFG_WIDTH".to_string(), u64::from(self.cfg_width())),
+            ("GROUPS".to_string(), u64::from(self.groups())),
+            ("LATENCY".to_string(), LATENCY),
+        ])
+    }
+
+    fn configuration(&self) -> serde_json::Value {
+        serde_json::to_value(self.config()).unwrap_or_else(|e| unreachable!("{e}"))
+    }
+
+    fn fields(&self) -> Vec<PortFields> {
+        if !self.configurable() {
+            return Vec::new();
+        }
+        let program = self.software_index().map(|index| self.cfg_value(&index));
+        vec![PortFields {
+            port: "cfg_i".into(),
+            fields: self
+                .cfg_fields()
+                .into_iter()
+                .map(|f| ManifestField {
+                    name: f.name,
+                    lsb: f.lsb,
+                    width: f.width,
+                    description: f.description,
+                })
+                .collect(),
+            program,
+        }]
+    }
+
+    fn timing(&self) -> Timing {
+        Timing::Clocked
+    }
+
+    fn modules(&self, header: &Header) -> Vec<Module> {
+        let part = |what: &str| self.part_header(header, what);
+        let bank_map = map::bank_module(self, header);
+        let lane_map = map::build(
+            self,
+            &bank_map,
+            part("One lane's map: word address to (bank, row), a bijection."),
+        );
+        let one_pass = conflict::one_pass(self, part("Whether one pass serves a set of lanes."));
+        let conflict = conflict::build(
+            self,
+            &one_pass,
+            part("Pairwise comparison of an accepted access's lanes; effective byte enables."),
+        );
+        let grant = grant::build(self, &one_pass, part("The lanes one pass serves."));
+        let bank_port = bank::port(self, part("One bank's request from a pass."));
+        let storage = bank::storage_interface(self);
+        let top = top::build(
+            self,
+            &top::Subs {
+                map: &lane_map,
+                conflict: &conflict,
+                grant: &grant,
+                bank_port: &bank_port,
+                storage: &storage,
+            },
+            header.of(self),
+        );
+        vec![
+            top, lane_map, bank_map, conflict, grant, one_pass, bank_port,
+        ]
+    }
+
+    fn verbatim_modules(&self, header: &Header) -> Vec<(String, String)> {
+        let storage_what = match self.sram_macro() {
+            None => "One bank: a behavioural single-port RAM.".to_string(),
+            Some(sram) => format!("One bank: the SRAM macro {sram}."),
+        };
+        let mut files = vec![(
+            format!("{}_bank.v", self.name()),
+            bank::storage_text(self, &self.part_header(header, &storage_what)),
+        )];
+        if let Some(sram) = self.sram_macro() {
+            files.push((
+                format!("{sram}.v"),
+                bank::macro_model_text(self, sram, header),
+            ));
+        }
+        files
+    }
+
+    fn stimulus(&self, plan: &SmemPlan) -> Stimulus {
+        let top = self.top_module();
+        let harness = block::harness(&self.name(), &block::interface(&top), self.timing());
+        let (vectors, summary) = vectors::vectors(self, &harness, plan);
+        Stimulus {
+            vectors,
+            seed: plan.seed,
+            coverage: summary.coverage(),
+        }
+    }
+}

@@ -11,15 +11,16 @@
 //! many passes it takes, is the RTL's. The model runs the same protocol on
 //! `models::smem::cycle` for its prediction.
 
-use super::block;
 use super::design::SmemDesign;
+use crate::manifest::Manifest;
+use crate::output::write_file;
 use crate::Error;
 use models::search::Trace;
 use models::smem::cycle::{CycleModel, Inputs, Outputs};
 use models::smem::{Access, Lane, Map};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use testbenches::{simulator_by_name, Bits, Testbench};
 
 /// One kernel to replay: its name, its trace, and optionally a map to program before it
@@ -414,29 +415,28 @@ fn packed(values: impl Iterator<Item = u64>, count: u32, width: u32) -> Bits {
     b
 }
 
-/// Replays `kernels` through the RTL of `design` under `simulator` in folder `dir` (the RTL
-/// under `dir/rtl`, the testbench and its files in `dir`, the build in `dir/build`), and returns
-/// one row per kernel.
+/// Replays `kernels` through the RTL of `design`, the block folder `block_dir` just written,
+/// under `simulator` (the testbench and its files in `block_dir/replay`, the build in
+/// `block_dir/replay/build`), and returns one row per kernel.
 pub fn run(
     design: &SmemDesign,
     kernels: &[Kernel],
-    dir: &Path,
+    block_dir: &Path,
     simulator: &str,
-    command: &str,
 ) -> Result<Vec<Row>, Error> {
     let s = design.shape();
     let (lanes, n, w, bytes) = (s.lanes(), s.addr_bits(), s.word_bits(), s.word_bytes());
     let plan = plan(design, kernels);
-    let (top, files) = block::modules(design, command);
+    let top = design.top_module();
     let name = top.name.clone();
-    let rtl_dir = dir.join("rtl");
-    std::fs::create_dir_all(&rtl_dir).map_err(Error::io(&rtl_dir))?;
-    let mut rtl = Vec::new();
-    for (file, text) in &files {
-        let path = rtl_dir.join(file);
-        std::fs::write(&path, text).map_err(Error::io(&path))?;
-        rtl.push(path);
-    }
+    let (manifest, _) = Manifest::load(block_dir)?;
+    let rtl: Vec<PathBuf> = manifest
+        .rtl_files
+        .iter()
+        .map(|f| block_dir.join(f))
+        .collect();
+    let dir = block_dir.join("replay");
+    std::fs::create_dir_all(&dir).map_err(Error::io(&dir))?;
     let program = kernels.iter().any(|k| k.program.is_some());
     let f = design.fill_words();
     let fill_lines = plan.fills.iter().map(|beat| {
@@ -485,13 +485,12 @@ pub fn run(
         outputs.push((format!("{name}.cfg.hex"), hex(cfg)));
     }
     for (file, text) in &outputs {
-        let path = dir.join(file);
-        std::fs::write(&path, text).map_err(Error::io(&path))?;
+        write_file(&dir.join(file), text.as_bytes())?;
     }
     let tb = Testbench {
         top: format!("tb_{name}_replay"),
         source: std::path::absolute(dir.join(format!("tb_{name}_replay.v")))
-            .map_err(Error::io(dir))?,
+            .map_err(Error::io(&dir))?,
         stimulus: dir.join(format!("{name}.access.hex")),
         expected: dir.join(format!("{name}.expect.hex")),
         vectors: plan.expected.len(),

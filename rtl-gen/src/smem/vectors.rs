@@ -24,7 +24,6 @@
 //! RTL is shown to ignore them.
 
 use super::design::SmemDesign;
-use crate::rtl::{Direction, Module};
 use models::rap::ShiftLayout;
 use models::smem::cycle::{CycleModel, Inputs, Outputs};
 use models::smem::{Access, Lane, Map};
@@ -33,7 +32,7 @@ use models::{Geometry, HashConfig};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
-use testbenches::{Bits, Harness, PortSpec, Timing, Vector};
+use testbenches::{Bits, Harness, Vector};
 
 /// How many random accesses to draw and from which seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,24 +49,6 @@ impl Default for SmemPlan {
             seed: 1,
             random: 200,
         }
-    }
-}
-
-/// The testbench's view of `top`: every input but the clock and reset driven, every output
-/// checked, one vector a cycle (outputs before the rising edge).
-pub fn harness(top: &Module) -> Harness {
-    let spec = |d: Direction| {
-        top.ports
-            .iter()
-            .filter(|p| p.direction == d)
-            .map(|p| PortSpec::new(p.signal.name(), p.signal.width() as usize))
-            .collect()
-    };
-    Harness {
-        dut: top.name.clone(),
-        inputs: spec(Direction::Input),
-        outputs: spec(Direction::Output),
-        timing: Timing::Clocked,
     }
 }
 
@@ -101,6 +82,19 @@ pub struct Summary {
     pub map_writes: usize,
     /// Cycles (vectors).
     pub cycles: usize,
+}
+
+impl Summary {
+    /// The coverage text of the testbench (the manifest and the summary line quote it).
+    pub fn coverage(&self) -> String {
+        format!(
+            "every word written, back-to-back reads, the RAP paper's patterns at several sizes, \
+             back-pressure, read-after-write to one word, partial warps, fill beats racing warp \
+             accesses, random accesses, map writes: {} warp accesses, {} fill beats, {} map \
+             writes, {} cycles",
+            self.accesses, self.fills, self.map_writes, self.cycles
+        )
+    }
 }
 
 /// Drives the model one cycle at a time and records each cycle as a vector.

@@ -119,7 +119,9 @@ pub fn or_tree(module: &mut Module, name: &str, terms: Vec<Expr>) -> Signal {
             };
             if !fits(&a, &b) {
                 a = module.wire_of(&format!("{name}_in{depth}_{k}"), a).expr();
-                b = module.wire_of(&format!("{name}_in{depth}_{}", k + 1), b).expr();
+                b = module
+                    .wire_of(&format!("{name}_in{depth}_{}", k + 1), b)
+                    .expr();
             }
             let wire = if last {
                 name.to_string()
@@ -218,9 +220,18 @@ mod tests {
         let root = or_tree(&mut m, "any", terms);
         assert_eq!((root.name(), root.width()), ("any", 4));
         let text = emit(&m);
-        assert!(text.contains("assign any_t1_0 = a_i[3:0] | a_i[7:4];"), "{text}");
-        assert!(text.contains("assign any_t2_0 = any_t1_0 | any_t1_1;"), "{text}");
-        assert!(text.contains("assign any = any_t2_0 | a_i[19:16];"), "{text}");
+        assert!(
+            text.contains("assign any_t1_0 = a_i[3:0] | a_i[7:4];"),
+            "{text}"
+        );
+        assert!(
+            text.contains("assign any_t2_0 = any_t1_0 | any_t1_1;"),
+            "{text}"
+        );
+        assert!(
+            text.contains("assign any = any_t2_0 | a_i[19:16];"),
+            "{text}"
+        );
         let one = or_tree(&mut m, "alone", vec![a.slice(3, 0)]);
         assert_eq!(one.name(), "alone");
     }
