@@ -41,8 +41,7 @@ pub fn port(design: &SmemDesign, header: Vec<String>) -> Module {
     let shape = design.shape();
     let (lanes, m, r) = (shape.lanes(), shape.bank_bits(), shape.row_bits());
     let (w, bytes) = (shape.word_bits(), shape.word_bytes());
-    let mut module = Module::new(format!("{}_bank_port", design.name()));
-    module.header = header;
+    let mut module = Module::new(format!("{}_bank_port", design.name())).with_header(header);
     let index = module.input("index_i", m, "This bank's index (a constant).");
     let served = module.input("served_i", lanes, "Lanes the pass serves.");
     let write = module.input("write_i", 1, "The pass writes.");
@@ -113,7 +112,7 @@ pub fn storage_interface(design: &SmemDesign) -> Module {
             module.input(name, width, doc);
         }
     }
-    debug_assert_eq!(module.ports.len(), 6, "{:?}", shape);
+    debug_assert_eq!(module.ports().len(), 8, "{:?}", shape);
     module
 }
 

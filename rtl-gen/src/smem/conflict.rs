@@ -22,8 +22,7 @@ pub fn column(pairs: &Signal, j: u32) -> Expr {
 /// words) to `clash_free_o` and `one_pass_o`.
 pub fn one_pass(design: &SmemDesign, header: Vec<String>) -> Module {
     let lanes = design.shape().lanes();
-    let mut module = Module::new(format!("{}_one_pass", design.name()));
-    module.header = header;
+    let mut module = Module::new(format!("{}_one_pass", design.name())).with_header(header);
     let set = module.input("set_i", lanes, "The lanes, one bit each.");
     let conflict = module.input(
         "conflict_i",
@@ -76,8 +75,7 @@ pub fn build(design: &SmemDesign, one_pass: &Module, header: Vec<String>) -> Mod
     let shape = design.shape();
     let (lanes, m, r) = (shape.lanes(), shape.bank_bits(), shape.row_bits());
     let bytes = shape.word_bytes();
-    let mut module = Module::new(format!("{}_conflict", design.name()));
-    module.header = header;
+    let mut module = Module::new(format!("{}_conflict", design.name())).with_header(header);
     let mask = module.input("mask_i", lanes, "Active lanes.");
     let bank = module.input(
         "bank_i",

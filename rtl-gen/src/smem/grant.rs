@@ -17,8 +17,7 @@ use crate::rtl::{Expr, Module};
 pub fn build(design: &SmemDesign, one_pass: &Module, header: Vec<String>) -> Module {
     let lanes = design.shape().lanes();
     let groups = design.groups();
-    let mut module = Module::new(format!("{}_grant", design.name()));
-    module.header = header;
+    let mut module = Module::new(format!("{}_grant", design.name())).with_header(header);
     let pending = module.input("pending_i", lanes, "Lanes not served yet.");
     let merge = (groups > 1).then(|| {
         module.input(

@@ -32,8 +32,7 @@ pub fn bank_module(design: &SmemDesign, header: &Header) -> Module {
 pub fn build(design: &SmemDesign, bank: &Module, header: Vec<String>) -> Module {
     let shape = design.shape();
     let (n, m, r) = (shape.addr_bits(), shape.bank_bits(), shape.row_bits());
-    let mut module = Module::new(format!("{}_map", design.name()));
-    module.header = header;
+    let mut module = Module::new(format!("{}_map", design.name())).with_header(header);
     if design.loadable() {
         module.add_clock();
     }
@@ -46,13 +45,13 @@ pub fn build(design: &SmemDesign, bank: &Module, header: Vec<String>) -> Module 
         )
     });
     let perm: Vec<(&str, crate::rtl::Signal)> = if design.loadable() {
-        bank.ports
+        bank.ports()
             .iter()
-            .filter(|p| p.signal.name().starts_with("perm_"))
+            .filter(|p| p.signal().name().starts_with("perm_"))
             .map(|p| {
                 (
-                    p.signal.name(),
-                    module.input(p.signal.name(), p.signal.width(), &p.doc),
+                    p.signal().name(),
+                    module.input(p.signal().name(), p.signal().width(), &p.doc()),
                 )
             })
             .collect()
@@ -65,10 +64,10 @@ pub fn build(design: &SmemDesign, bank: &Module, header: Vec<String>) -> Module 
         MapSpec::Hash { .. } => {
             let mut inputs = vec![("addr_i", addr.expr())];
             let hash_width = bank
-                .ports
+                .ports()
                 .iter()
-                .find(|p| p.signal.name() == "cfg_i")
-                .map(|p| p.signal.width());
+                .find(|p| p.signal().name() == "cfg_i")
+                .map(|p| p.signal().width());
             if let (Some(cfg), Some(w)) = (&cfg, hash_width) {
                 inputs.push(("cfg_i", cfg.slice(w - 1, 0)));
             }

@@ -206,6 +206,13 @@ fn plan(design: &SmemDesign, kernels: &[Kernel]) -> Plan {
     }
 }
 
+/// The ports of `top` but its clock and reset (the testbench drives those itself).
+fn data_ports(top: &crate::rtl::Module) -> impl Iterator<Item = &crate::rtl::Port> {
+    top.ports()
+        .iter()
+        .filter(|p| p.role() == crate::rtl::PortRole::Data)
+}
+
 /// `{N{1'b0}}`.
 fn zeros(width: u32) -> String {
     format!("{{{width}{{1'b0}}}}")
@@ -216,7 +223,7 @@ fn zeros(width: u32) -> String {
 fn testbench(design: &SmemDesign, top: &crate::rtl::Module, plan: &Plan, program: bool) -> String {
     use crate::rtl::Direction;
     let s = design.shape();
-    let name = &top.name;
+    let name = top.name();
     let (lanes, n, w) = (s.lanes(), s.addr_bits(), s.word_bits());
     let f = design.fill_words();
     let fill_w = f * (1 + n + w + s.word_bytes());
@@ -252,8 +259,8 @@ fn testbench(design: &SmemDesign, top: &crate::rtl::Module, plan: &Plan, program
         let _ = writeln!(v, "  reg [{}:0] cfg_mem [0:N_KERNELS-1];", cfg_w - 1);
     }
     v.push_str("\n  reg tb_clk = 1'b0;\n  reg tb_rst_n = 1'b0;\n");
-    for p in &top.ports {
-        let kind = if p.direction == Direction::Input {
+    for p in data_ports(top) {
+        let kind = if p.direction() == Direction::Input {
             "reg "
         } else {
             "wire"
@@ -261,8 +268,8 @@ fn testbench(design: &SmemDesign, top: &crate::rtl::Module, plan: &Plan, program
         let _ = writeln!(
             v,
             "  {kind} [{}:0] {};",
-            p.signal.width() - 1,
-            p.signal.name()
+            p.signal().width() - 1,
+            p.signal().name()
         );
     }
     let _ = writeln!(
@@ -289,11 +296,7 @@ fn testbench(design: &SmemDesign, top: &crate::rtl::Module, plan: &Plan, program
         "    .rst_ni(tb_rst_n)".into(),
     ]
     .into_iter()
-    .chain(
-        top.ports
-            .iter()
-            .map(|p| format!("    .{0}({0})", p.signal.name())),
-    )
+    .chain(data_ports(top).map(|p| format!("    .{0}({0})", p.signal().name())))
     .collect();
     let _ = writeln!(v, "  {name} u_dut (\n{}\n  );\n", conns.join(",\n"));
     let _ = writeln!(
@@ -323,8 +326,13 @@ fn testbench(design: &SmemDesign, top: &crate::rtl::Module, plan: &Plan, program
          \x20 end\n"
     );
     v.push_str("  initial begin\n");
-    for p in top.ports.iter().filter(|p| p.direction == Direction::Input) {
-        let _ = writeln!(v, "    {} = {};", p.signal.name(), zeros(p.signal.width()));
+    for p in data_ports(top).filter(|p| p.direction() == Direction::Input) {
+        let _ = writeln!(
+            v,
+            "    {} = {};",
+            p.signal().name(),
+            zeros(p.signal().width())
+        );
     }
     let _ = writeln!(
         v,
@@ -428,7 +436,7 @@ pub fn run(
     let (lanes, n, w, bytes) = (s.lanes(), s.addr_bits(), s.word_bits(), s.word_bytes());
     let plan = plan(design, kernels);
     let top = design.top_module();
-    let name = top.name.clone();
+    let name = top.name().to_string();
     let (manifest, _) = Manifest::load(block_dir)?;
     let rtl: Vec<PathBuf> = manifest
         .rtl_files

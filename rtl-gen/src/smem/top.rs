@@ -120,11 +120,11 @@ fn declare(module: &mut Module, design: &SmemDesign, map: &Module) -> Ports {
         )
     });
     let perm = map
-        .ports
+        .ports()
         .iter()
-        .filter(|p| p.signal.name().starts_with("perm_"))
+        .filter(|p| p.signal().name().starts_with("perm_"))
         .map(|p| {
-            let name = p.signal.name().to_string();
+            let name = p.signal().name().to_string();
             let doc = match name.as_str() {
                 "perm_we_i" => {
                     "Write entry perm_idx_i of the RAP table (in every lane's map): \
@@ -133,7 +133,7 @@ fn declare(module: &mut Module, design: &SmemDesign, map: &Module) -> Ports {
                 "perm_idx_i" => "Table entry written: a row within the tile.",
                 _ => "Shift written, 0 to banks - 1.",
             };
-            let signal = module.input(&name, p.signal.width(), doc);
+            let signal = module.input(&name, p.signal().width(), doc);
             (name, signal)
         })
         .collect();
@@ -198,8 +198,7 @@ pub fn build(design: &SmemDesign, subs: &Subs, header: Vec<String>) -> Module {
     let s = design.shape();
     let (lanes, m, r) = (s.lanes(), s.bank_bits(), s.row_bits());
     let (n, w, bytes) = (s.addr_bits(), s.word_bits(), s.word_bytes());
-    let mut module = Module::new(design.name());
-    module.header = header;
+    let mut module = Module::new(design.name()).with_header(header);
     module.add_clock();
     let p = declare(&mut module, design, subs.map);
 
@@ -274,8 +273,7 @@ pub fn build(design: &SmemDesign, subs: &Subs, header: Vec<String>) -> Module {
         let index = design
             .software_index()
             .unwrap_or_else(|| unreachable!("a configurable map is a hash"));
-        let reset = wiring::constant(&design.cfg_value(&index));
-        let q = module.register_wide("cfg_q", d.expr(), reset);
+        let q = module.register_reset_to("cfg_q", d.expr(), design.cfg_value(&index));
         module.assign(&d, Expr::mux(we.expr(), value.expr(), q.expr()));
         q
     });

@@ -25,6 +25,7 @@ fn printed_len(e: &Expr) -> usize {
         ExprKind::Slice { signal, msb, lsb } if msb == lsb => signal.len() + digits(*msb) + 2,
         ExprKind::Slice { signal, msb, lsb } => signal.len() + digits(*msb) + digits(*lsb) + 3,
         ExprKind::Index { signal, index } => signal.len() + printed_len(index) + 2,
+        ExprKind::Read { memory, address } => memory.len() + printed_len(address) + 2,
         ExprKind::Const(_) => e.width().div_ceil(4) as usize + digits(e.width()) + 2,
         ExprKind::Concat(parts) => parts.iter().map(|p| printed_len(p) + 2).sum::<usize>() + 2,
         ExprKind::Unary(_, a) => printed_len(a) + 3,
@@ -34,6 +35,12 @@ fn printed_len(e: &Expr) -> usize {
             then,
             otherwise,
         } => printed_len(sel) + printed_len(then) + printed_len(otherwise) + 12,
+        ExprKind::Select { arms, default } => {
+            arms.iter()
+                .map(|(c, v)| printed_len(c) + printed_len(v) + 6)
+                .sum::<usize>()
+                + printed_len(default)
+        }
     }
 }
 
@@ -137,7 +144,7 @@ pub fn or_tree(module: &mut Module, name: &str, terms: Vec<Expr>) -> Signal {
         return module.wire_of(name, root);
     }
     module
-        .wires
+        .wires()
         .iter()
         .find(|w| w.name() == name)
         .cloned()
