@@ -51,7 +51,7 @@ pub fn build(design: &SmemDesign, bank: &Module, header: Vec<String>) -> Module 
             .map(|p| {
                 (
                     p.signal().name(),
-                    module.input(p.signal().name(), p.signal().width(), &p.doc()),
+                    module.input(p.signal().name(), p.signal().width(), p.doc()),
                 )
             })
             .collect()
