@@ -368,7 +368,12 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
             }
         })
         .collect();
-    files.extend(block.verbatim_modules(&header));
+    files.extend(
+        block
+            .verbatim_modules(&header)
+            .into_iter()
+            .map(|(file, text)| (file, with_timescale(&text))),
+    );
     let fields = block.fields();
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
