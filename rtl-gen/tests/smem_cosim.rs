@@ -1,10 +1,10 @@
 //! The shared memory co-simulated cycle by cycle against `models::smem::cycle`: every output of
 //! every cycle (readies, responses and their data, counters) checked. In CI, under Verilator: 8
-//! lanes x 8 banks with modulo, a configurable hash and RAP, 8-byte words at 4 lanes x 2 banks under the
-//! half-warp rule with fill beats of two words and SRAM macros; under Icarus a small loadable RAP memory; a
-//! corrupted expectation and a broken grant stage are caught. Ignored (too slow for CI, run with
-//! `cargo test -p rtl-gen --test smem_cosim -- --ignored`): 32 lanes x 32 banks with each map,
-//! 16 x 16 and 32 lanes x 64 banks, 8-byte words at 32 lanes x 16 banks.
+//! lanes x 8 banks with modulo, a configurable hash and RAP, 8-byte words at 4 lanes x 2 banks
+//! under the half-warp rule with fill beats of two words and SRAM macros; under Icarus a small
+//! loadable RAP memory; a corrupted expectation and a broken grant stage are caught. Ignored (too
+//! slow for CI, run with `cargo test -p rtl-gen --test smem_cosim -- --ignored`): 32 lanes x 32
+//! banks with each map, 16 x 16 and 32 lanes x 64 banks, 8-byte words at 32 lanes x 16 banks.
 
 mod common;
 
