@@ -42,13 +42,13 @@ fn bad_input_is_refused_in_one_line() {
     for (args, what) in [
         (
             vec!["--lanes", "24"],
-            "lanes = 24 is out of range: allowed a power of two from 2 to 64",
+            "--lanes 24: out of range: allowed a power of two from 2 to 64",
         ),
-        (vec!["--banks", "256"], "banks = 256"),
-        (vec!["--depth", "500"], "depth = 500"),
+        (vec!["--banks", "256"], "--banks 256: out of range"),
+        (vec!["--depth", "500"], "--depth 500: out of range"),
         (
             vec!["--word-bytes", "2"],
-            "word_bytes = 2 is out of range: allowed 4 or 8",
+            "--word-bytes 2: out of range: allowed 4 or 8",
         ),
         (
             vec!["--map", "hash", "--hash-config", cfg12],
@@ -68,8 +68,11 @@ fn bad_input_is_refused_in_one_line() {
         ),
         (vec!["--rap-seed", "3"], "apply to --map rap only"),
         (vec!["--configurable"], "apply to --map hash only"),
-        (vec!["--fill-words", "0"], "fill_words = 0"),
-        (vec!["--counter-bits", "65"], "counter_bits = 65"),
+        (vec!["--fill-words", "0"], "--fill-words 0: out of range"),
+        (
+            vec!["--counter-bits", "65"],
+            "--counter-bits 65: out of range",
+        ),
         (vec!["--sram-macro", "2x"], "--sram-macro 2x:"),
         (
             vec!["--replay-search", "--replay", wide],
