@@ -4,7 +4,7 @@ use clap::Args;
 use models::config::parse_u64;
 use models::d2ma::BufferEntry;
 use rtl_gen::d2ma::vectors::D2maPlan;
-use rtl_gen::d2ma::{D2maDesign, Unit};
+use rtl_gen::d2ma::{D2maDesign, Storage, Unit};
 use rtl_gen::limits;
 use rtl_gen::Error;
 use std::path::PathBuf;
@@ -27,6 +27,7 @@ Examples:
   rtl-gen d2ma agen --segment-bytes 128 --transfer global=0x8000,count=256
   rtl-gen d2ma agen --transfer global=0x10000,rows=16,cols=16,ld=1024,halo=1x1,region=3
   rtl-gen d2ma raw-check --ctas 16 --buffers 2
+  rtl-gen d2ma engine --storage latch --out out/     # latch table: d2ma_engine_c8_b4_lat
   rtl-gen d2ma engine --global-bits 40 --out out/      # 40-bit global addresses: d2ma_engine_c8_b4_g40")]
 pub struct D2maArgs {
     /// The unit to generate.
@@ -45,6 +46,11 @@ pub struct D2maArgs {
     /// entry holds 64): addresses wrap modulo 2^bits, an entry's higher bits are ignored.
     #[arg(long, default_value_t = 64)]
     global_bits: u32,
+    /// How the controller array (controller, engine) holds its table: flip-flops with write
+    /// enables, flip-flops on gated clocks, or latches; only the valid bits are reset
+    /// [default: flip-flop].
+    #[arg(long, value_enum)]
+    storage: Option<Storage>,
     /// An extra directed transfer for the AGEN's testbench (see below); repeatable.
     #[arg(long)]
     transfer: Vec<String>,
@@ -149,7 +155,15 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
     )?;
     let block = args.block;
     let design = D2maDesign::new(block, args.ctas, args.buffers, args.segment_bytes)?
-        .with_global_bits(args.global_bits)?;
+        .with_global_bits(args.global_bits)?
+        .with_storage(args.storage.unwrap_or_default());
+    if let Some(s) = args.storage.filter(|_| matches!(block, Unit::Agen | Unit::RawCheck)) {
+        return Err(Error::BadFlag {
+            flag: "--storage",
+            value: s.name().into(),
+            message: "the storage style applies to the controller and engine blocks only".into(),
+        });
+    }
     let transfers = args
         .transfer
         .iter()

@@ -33,6 +33,7 @@
 mod check;
 mod equiv;
 mod error;
+mod latches;
 mod lib_syntax;
 mod liberty;
 mod nldm;

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::latches;
 use crate::error::Error;
 use crate::liberty::{self, Liberty};
 use crate::parse;
@@ -121,6 +122,17 @@ pub fn synthesize_with(req: &SynthRequest, timing: &Timing) -> Result<SynthRepor
         None => None,
     };
     let yosys = tool::find_yosys()?;
+    if let Some(l) = &lib {
+        let text = std::fs::read_to_string(&l.plain).map_err(|e| Error::Liberty {
+            path: l.given.clone(),
+            reason: e.to_string(),
+        })?;
+        let map = latches::techmap(&text).map_err(|reason| Error::Liberty {
+            path: l.given.clone(),
+            reason,
+        })?;
+        write(&work.join(latches::LATCH_MAP_FILE), &map)?;
+    }
 
     let script_text = match (&lib, timing.target_ps) {
         (None, _) => script::generic(&files, &req.top),

@@ -17,7 +17,7 @@
 
 use super::fields::{entry_field, mode_is, tile_extent, MODE_BANK, MODE_HALO, WALK_BITS};
 use super::raw_check::END_BITS;
-use super::{D2maDesign, CFG_DATA_BITS, PART_BITS, SHARED_BITS};
+use super::{D2maDesign, Storage, CFG_DATA_BITS, PART_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
 use models::d2ma::entry::{field, Part, ENTRY_BITS, SHARED_SPACE};
 use std::ops::{Add, Mul, Not, Shl, Shr, Sub};
@@ -152,20 +152,41 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
                     .eq(Expr::constant(u64::from(i % design.buffers), bb)),
             )
     };
-    let mut entries = Vec::new();
-    let mut states = Vec::new();
+    let part_is = |p: u64| cfg_part.expr().eq(Expr::constant(p, 2));
+    let part_ok = part_is(3).not();
+    // The valid bits, reset; the table's fields and guard ends are declared per style below.
+    let mut valid = Vec::new();
     for i in 0..e {
-        let (q, d) = m.state(&format!("entry{i}"), ENTRY_BITS, 0);
         let (mask_q, mask_d) = m.state(&format!("mask{i}"), 3, 0);
         let (busy_q, busy_d) = m.state(&format!("busy{i}"), 1, 0);
         let (started_q, started_d) = m.state(&format!("started{i}"), 1, 0);
-        let (end_q, end_d) = m.state(&format!("end{i}"), END_BITS, 0);
-        entries.push(q.clone());
-        states.push((
-            q, d, mask_q, mask_d, busy_q, busy_d, started_q, started_d, end_q, end_d,
-        ));
+        let wr = m.wire_of(
+            &format!("wr{i}"),
+            cfg_valid
+                .expr()
+                .and(at(&cfg_cta, &cfg_buf, i))
+                .and(busy_q.expr().not())
+                .and(part_ok.clone()),
+        );
+        valid.push((wr, mask_q, mask_d, busy_q, busy_d, started_q, started_d));
     }
-    // The addressed entry with the command's part replaced.
+    let mut store = TableStore::new(&mut m, design.storage, &cfg_data);
+    let mut entries = Vec::new();
+    for (i, (wr, ..)) in valid.iter().enumerate() {
+        let parts: Vec<Expr> = Part::ALL
+            .iter()
+            .rev()
+            .enumerate()
+            .map(|(k, &part)| {
+                let code = (Part::ALL.len() - 1 - k) as u64;
+                let enable = wr.expr().and(part_is(code));
+                store.part(&mut m, &format!("entry{i}_{}", part_name(part)), part, enable)
+            })
+            .collect();
+        entries.push(m.wire_of(&format!("entry{i}"), Expr::concat(parts)));
+    }
+    // The addressed entry with the command's part replaced: only the span unit reads it (the
+    // fields of the guard end), so synthesis keeps only those columns of this read port.
     let current = m.wire_of(
         "cfg_current",
         Expr::select(
@@ -187,7 +208,6 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         }
         Expr::concat(parts)
     };
-    let part_is = |p: u64| cfg_part.expr().eq(Expr::constant(p, 2));
     let written = m.wire_of(
         "cfg_written",
         Expr::select(
@@ -210,20 +230,25 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         ),
     );
     let cfg_end = span_end(&mut m, "cfg", &written);
-    let part_ok = part_is(3).not();
+    // The fields no guard end depends on: the global base, the stride, the region and the
+    // halo constant.
+    let [stride, region, halo_const] = ["stride", "region", "halo_const"].map(field);
+    m.sink_unused(
+        "cfg_written",
+        Expr::concat(vec![
+            written.slice(halo_const.lsb + halo_const.width - 1, region.lsb),
+            written.slice(stride.lsb + stride.width - 1, stride.lsb),
+            written.slice(CFG_DATA_BITS - 1, 0),
+        ]),
+    );
+    store.set_end_data(&mut m, &cfg_end);
+    let mut busy_bits = Vec::new();
 
-    for (i, (q, d, mask_q, mask_d, busy_q, busy_d, started_q, started_d, end_q, end_d)) in
-        states.into_iter().enumerate()
+    for (i, (wr, mask_q, mask_d, busy_q, busy_d, started_q, started_d)) in
+        valid.into_iter().enumerate()
     {
         let i = i as u32;
-        let wr = m.wire_of(
-            &format!("wr{i}"),
-            cfg_valid
-                .expr()
-                .and(at(&cfg_cta, &cfg_buf, i))
-                .and(busy_q.expr().not())
-                .and(part_ok.clone()),
-        );
+        let end_q = store.end(&mut m, &format!("end{i}"), wr.expr());
         let dn = m.wire_of(
             &format!("dn{i}"),
             done_valid
@@ -237,7 +262,6 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             .and(busy_q.expr())
             .and(started_q.expr().not());
         let new_mask = m.wire_of(&format!("new_mask{i}"), mask_q.expr().or(onehot.expr()));
-        m.assign(&d, Expr::mux(wr.expr(), written.expr(), q.expr()));
         m.assign(
             &mask_d,
             Expr::select(
@@ -269,21 +293,120 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
                 started_q.expr(),
             ),
         );
-        m.assign(&end_d, Expr::mux(wr.expr(), cfg_end.expr(), end_q.expr()));
         m.assign_bit(&ready, i, busy_q.expr().and(started_q.expr().not()));
         m.assign_bit(&busy, i, busy_q.expr());
+        // A busy entry's fields have all been written; an idle one shows zeros.
         let f = field("shared");
-        m.assign_range(&start, 16 * i + 15, 16 * i, q.slice(f.lsb + 15, f.lsb));
-        m.assign_range(&end, END_BITS * (i + 1) - 1, END_BITS * i, end_q.expr());
+        let shown = |v: Expr| {
+            let w = v.width();
+            Expr::mux(busy_q.expr(), v, Expr::zeros(w))
+        };
+        m.assign_range(
+            &start,
+            16 * i + 15,
+            16 * i,
+            shown(entries[i as usize].slice(f.lsb + 15, f.lsb)),
+        );
+        m.assign_range(
+            &end,
+            END_BITS * (i + 1) - 1,
+            END_BITS * i,
+            shown(end_q.expr()),
+        );
+        busy_bits.push(busy_q);
     }
     m.assign(
         &rd_entry,
         Expr::select(
             (0..e)
-                .map(|i| (at(&rd_cta, &rd_buf, i), entries[i as usize].expr()))
+                .map(|i| {
+                    let shown = at(&rd_cta, &rd_buf, i).and(busy_bits[i as usize].expr());
+                    (shown, entries[i as usize].expr())
+                })
                 .collect(),
             Expr::zeros(ENTRY_BITS),
         ),
     );
     m
+}
+
+/// The name of a configuration part in signal names.
+fn part_name(part: Part) -> &'static str {
+    match part {
+        Part::Global => "global",
+        Part::Shape => "shape",
+        Part::Halo => "halo",
+    }
+}
+
+/// The table's storage in one of the [`Storage`] styles: each entry's configuration parts
+/// and its guard end, none of them reset.
+struct TableStore {
+    storage: Storage,
+    /// The command's data as the parts' cells take it: `cfg_data_i` itself, or (latches) its
+    /// copy in the shared write-data flip-flops, stable while a gated clock is high.
+    data: Signal,
+    /// The guard end as the cells take it (set by [`TableStore::set_end_data`]).
+    end_data: Option<Signal>,
+}
+
+impl TableStore {
+    fn new(m: &mut Module, storage: Storage, cfg_data: &Signal) -> Self {
+        let data = match storage {
+            Storage::FlipFlop | Storage::ClockGated => cfg_data.clone(),
+            Storage::Latch => m.register_unreset("wdata_q", cfg_data.expr(), None, None),
+        };
+        Self {
+            storage,
+            data,
+            end_data: None,
+        }
+    }
+
+    /// One cell of `width` bits named `name`, taking `data` on the edges where `enable` is 1.
+    fn cell(&self, m: &mut Module, name: &str, data: &Signal, enable: Expr) -> Signal {
+        match self.storage {
+            Storage::FlipFlop => {
+                m.register_unreset(&format!("{name}_q"), data.expr(), Some(enable), None)
+            }
+            Storage::ClockGated => {
+                let clock = m.clock_gate(&format!("{name}_gclk"), enable);
+                m.register_unreset(&format!("{name}_q"), data.expr(), None, Some(&clock))
+            }
+            Storage::Latch => {
+                let clock = m.clock_gate(&format!("{name}_gclk"), enable);
+                m.latch(&format!("{name}_l"), data, &clock, false)
+            }
+        }
+    }
+
+    /// The cells of one entry's `part`, written from the command's data under `enable`.
+    fn part(&mut self, m: &mut Module, name: &str, part: Part, enable: Expr) -> Expr {
+        let (_, width) = part.bits();
+        let data = if width == self.data.width() {
+            self.data.clone()
+        } else {
+            let slice = self.data.slice(width - 1, 0);
+            m.wire_of(&format!("{name}_data"), slice)
+        };
+        self.cell(m, name, &data, enable).expr()
+    }
+
+    /// Sets the guard end the entries' end cells take: `cfg_end` (computed from the command
+    /// and the table), through a write-data flip-flop stage for latches.
+    fn set_end_data(&mut self, m: &mut Module, cfg_end: &Signal) {
+        self.end_data = Some(match self.storage {
+            Storage::FlipFlop | Storage::ClockGated => cfg_end.clone(),
+            Storage::Latch => m.register_unreset("wend_q", cfg_end.expr(), None, None),
+        });
+    }
+
+    /// An entry's guard-end cells, written under `enable`.
+    fn end(&self, m: &mut Module, name: &str, enable: Expr) -> Signal {
+        let data = self
+            .end_data
+            .clone()
+            .unwrap_or_else(|| unreachable!("set_end_data before end"));
+        self.cell(m, name, &data, enable)
+    }
 }

@@ -129,14 +129,17 @@ impl ControllerModel {
 
     /// The outputs for `input` from the current state, then the rising edge.
     pub fn step(&mut self, input: &ControllerIn) -> ControllerOut {
+        // The table's fields are shown for busy entries only (idle ones show zeros): they are
+        // not reset, so an idle entry may hold fields never written.
+        let shown = |e: &EntryState| if e.busy { *e } else { EntryState::default() };
         let out = ControllerOut {
             ready: self.entries.iter().map(|e| e.busy && !e.started).collect(),
             busy: self.entries.iter().map(|e| e.busy).collect(),
-            start: self.entries.iter().map(|e| e.entry.shared).collect(),
-            end: self.entries.iter().map(|e| e.end).collect(),
+            start: self.entries.iter().map(|e| shown(e).entry.shared).collect(),
+            end: self.entries.iter().map(|e| shown(e).end).collect(),
             read: self
                 .index(input.read)
-                .map_or_else(BufferEntry::default, |i| self.entries[i].entry),
+                .map_or_else(BufferEntry::default, |i| shown(&self.entries[i]).entry),
         };
         let before = self.entries.clone();
         // Ignition first: a completion of the same entry in the same cycle wins.
@@ -195,7 +198,10 @@ pub struct AgenOut {
 pub struct AgenModel {
     segment_bytes: u32,
     pending: VecDeque<Chunk>,
-    halo_const: u16,
+    /// Halo rows still to step back before the first chunk.
+    rewind: u32,
+    /// The entry being walked, which `entry_i` must show until the last chunk.
+    walked: Option<BufferEntry>,
 }
 
 impl AgenModel {
@@ -204,13 +210,19 @@ impl AgenModel {
         Self {
             segment_bytes: design.segment_bytes,
             pending: VecDeque::new(),
-            halo_const: 0,
+            rewind: 0,
+            walked: None,
         }
     }
 
     /// Whether a transfer is being walked (`busy_o`).
     pub fn busy(&self) -> bool {
-        !self.pending.is_empty()
+        self.walked.is_some()
+    }
+
+    /// The entry being walked, which `entry_i` must show (the AGEN reads it in place).
+    pub fn walked(&self) -> Option<BufferEntry> {
+        self.walked
     }
 
     /// The outputs for `input` from the current state, then the rising edge.
@@ -219,23 +231,36 @@ impl AgenModel {
     /// If a transfer is started with an entry the model refuses (vectors use valid ones).
     pub fn step(&mut self, input: &AgenIn) -> AgenOut {
         let mut out = AgenOut {
-            busy: !self.pending.is_empty(),
+            busy: self.busy(),
             ..AgenOut::default()
         };
-        if let Some(&chunk) = self.pending.front() {
-            if chunk.request.is_none() || input.mem_ready {
-                self.pending.pop_front();
-                out.chunk = Some(chunk);
-                out.done = self.pending.is_empty();
-                if chunk.constant {
-                    out.constant = self.halo_const;
+        if let Some(walked) = self.walked {
+            if self.rewind > 0 {
+                // One halo row stepped back, no chunk.
+                self.rewind -= 1;
+            } else if let Some(&chunk) = self.pending.front() {
+                if chunk.request.is_none() || input.mem_ready {
+                    self.pending.pop_front();
+                    out.chunk = Some(chunk);
+                    out.done = self.pending.is_empty();
+                    if chunk.constant {
+                        out.constant = walked.halo_const;
+                    }
+                    if out.done {
+                        self.walked = None;
+                    }
                 }
             }
         } else if let Some(entry) = input.start {
             let t = Transfer::new(&entry, self.segment_bytes)
                 .unwrap_or_else(|e| panic!("AGEN vectors use valid entries: {e}"));
             self.pending = t.chunks.into();
-            self.halo_const = entry.halo_const;
+            self.rewind = if entry.mode == 1 {
+                u32::from(entry.halo_rows)
+            } else {
+                0
+            };
+            self.walked = Some(entry);
         }
         out
     }

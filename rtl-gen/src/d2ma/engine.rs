@@ -4,8 +4,9 @@
 //! CTA's waiting warps.
 //!
 //! - Arbitration: when the AGEN is idle, the ready entry with the lowest index
-//!   (`cta * buffers + buf`) is read from the controller array, ignited and loaded into the AGEN;
-//!   its first chunk appears the next cycle.
+//!   (`cta * buffers + buf`) is ignited and started in the AGEN, which then reads it in place
+//!   through the controller array's read port until its walk ends; its first chunk appears the
+//!   next cycle (after the halo rows' rewind steps for a halo tile).
 //! - `mem_req_*`: one segment request a cycle at most, tagged with its CTA and buffer;
 //!   `mem_req_ready_i` low (the memory unit has the port) holds it. `chunk_*`: the AGEN's chunk
 //!   (shared address, offset in the segment, bytes, halo constant) with the same tag, for the
@@ -109,6 +110,18 @@ pub fn build(
     let launch = m.wire_of("launch", any_ready.expr().and(agen_busy.expr().not()));
     let can = m.wire("can_complete", e);
     let (complete, done_cta, done_buf) = first(&mut m, "done", &can);
+    // The controller's read port shows the AGEN the entry it walks (read in place), and the
+    // granted entry while the AGEN is idle.
+    let (cur_cta, cur_cta_d) = m.state("cur_cta", cb, 0);
+    let (cur_buf, cur_buf_d) = m.state("cur_buf", bb, 0);
+    let rd_cta = m.wire_of(
+        "rd_cta",
+        Expr::mux(agen_busy.expr(), cur_cta.expr(), grant_cta.expr()),
+    );
+    let rd_buf = m.wire_of(
+        "rd_buf",
+        Expr::mux(agen_busy.expr(), cur_buf.expr(), grant_buf.expr()),
+    );
 
     let ctrl = m.instantiate(
         &ctrl_m,
@@ -125,8 +138,8 @@ pub fn build(
             ("done_valid_i", complete.expr()),
             ("done_cta_i", done_cta.expr()),
             ("done_buf_i", done_buf.expr()),
-            ("rd_cta_i", grant_cta.expr()),
-            ("rd_buf_i", grant_buf.expr()),
+            ("rd_cta_i", rd_cta.expr()),
+            ("rd_buf_i", rd_buf.expr()),
         ],
     );
     m.assign(&ready, ctrl["ready_o"].expr());
@@ -157,8 +170,6 @@ pub fn build(
     );
 
     // The entry the AGEN walks, and per entry its requests in flight and end of walk.
-    let (cur_cta, cur_cta_d) = m.state("cur_cta", cb, 0);
-    let (cur_buf, cur_buf_d) = m.state("cur_buf", bb, 0);
     m.assign(
         &cur_cta_d,
         Expr::mux(launch.expr(), grant_cta.expr(), cur_cta.expr()),

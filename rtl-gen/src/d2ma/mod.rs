@@ -57,6 +57,44 @@ impl Unit {
     }
 }
 
+/// How the controller array holds its table (the entries' fields and guard ends). Only the
+/// valid bits (the written-part mask, busy, started) have a reset in every style: a field is
+/// written before it is read, and the array's outputs are zero for an entry that is not busy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Storage {
+    /// Flip-flops without reset, each loading its configuration part under a write enable
+    /// (one enable multiplexer a bit).
+    #[default]
+    FlipFlop,
+    /// Flip-flops without reset on a gated clock, one clock gate per entry and part: no
+    /// enable multiplexer.
+    ClockGated,
+    /// Latches open in the high phase of a gated clock, written from one shared flip-flop
+    /// stage holding the command's data (the latch register file of lowRISC Ibex).
+    Latch,
+}
+
+impl Storage {
+    /// The style's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Storage::FlipFlop => "flip-flop",
+            Storage::ClockGated => "clock-gated",
+            Storage::Latch => "latch",
+        }
+    }
+
+    /// The suffix of module names: none for flip-flops, `_cg`, `_lat`.
+    fn suffix(self) -> &'static str {
+        match self {
+            Storage::FlipFlop => "",
+            Storage::ClockGated => "_cg",
+            Storage::Latch => "_lat",
+        }
+    }
+}
+
 /// Bits of a shared-memory byte address (the entry's `shared` field, a load's address, a
 /// chunk's shared address).
 pub const SHARED_BITS: u32 = 16;
@@ -87,6 +125,8 @@ pub struct D2maDesign {
     /// 64 by default). The table entry keeps the paper's 64-bit global field, whose bits above
     /// these are ignored: addresses wrap modulo `2^global_bits`.
     pub global_bits: u32,
+    /// How the controller array holds its table (controller and engine).
+    pub storage: Storage,
 }
 
 /// Fewest global address bits a design may have: every step between consecutive chunks is below
@@ -121,7 +161,13 @@ impl D2maDesign {
             buffers,
             segment_bytes,
             global_bits: MAX_GLOBAL_BITS,
+            storage: Storage::default(),
         })
+    }
+
+    /// The same design with the controller's table held in `storage`.
+    pub fn with_storage(self, storage: Storage) -> Self {
+        Self { storage, ..self }
     }
 
     /// The same design with `bits` global address bits (24 to 64).
@@ -151,15 +197,18 @@ impl D2maDesign {
     /// The module name: `d2ma_agen_s<segment>`, `d2ma_controller_c<ctas>_b<buffers>`,
     /// `d2ma_raw_check_c<ctas>_b<buffers>`, `d2ma_engine_c<ctas>_b<buffers>` (with
     /// `_s<segment>` for segments other than 128 bytes), then `_g<bits>` for an AGEN or engine
-    /// with fewer than 64 global address bits.
+    /// with fewer than 64 global address bits, then `_cg` or `_lat` for a controller or engine
+    /// whose table is clock-gated or latches.
     pub fn name(&self) -> String {
-        let base = self.base_name();
+        let mut name = self.base_name();
         let global = matches!(self.block, Unit::Agen | Unit::Engine);
         if global && self.global_bits < MAX_GLOBAL_BITS {
-            format!("{base}_g{}", self.global_bits)
-        } else {
-            base
+            name.push_str(&format!("_g{}", self.global_bits));
         }
+        if matches!(self.block, Unit::Controller | Unit::Engine) {
+            name.push_str(self.storage.suffix());
+        }
+        name
     }
 
     fn base_name(&self) -> String {
@@ -209,8 +258,14 @@ impl D2maDesign {
         let global = format!("{}-bit global addresses", self.global_bits);
         match self.block {
             Unit::Agen => vec![segments, global],
-            Unit::Controller | Unit::RawCheck => vec![table],
-            Unit::Engine => vec![table, segments, global],
+            Unit::Controller => vec![table, format!("{} storage", self.storage.name())],
+            Unit::RawCheck => vec![table],
+            Unit::Engine => vec![
+                table,
+                segments,
+                global,
+                format!("{} storage", self.storage.name()),
+            ],
         }
     }
 }
@@ -375,6 +430,14 @@ mod tests {
         assert_eq!(
             c.with_global_bits(32).unwrap().name(),
             "d2ma_controller_c8_b4"
+        );
+        assert_eq!(
+            c.with_storage(Storage::Latch).name(),
+            "d2ma_controller_c8_b4_lat"
+        );
+        assert_eq!(
+            g.with_storage(Storage::ClockGated).name(),
+            "d2ma_engine_c8_b4_g32_cg"
         );
         let msg = c.with_global_bits(16).unwrap_err().to_string();
         assert_eq!(msg, "global_bits = 16 is out of range: allowed 24 to 64");

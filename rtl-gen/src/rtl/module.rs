@@ -96,13 +96,16 @@ impl Target {
     }
 }
 
-/// A flip-flop stage clocked by the module's clock, reset asynchronously by its reset.
+/// A flip-flop stage clocked by the module's clock (or a gated clock), reset asynchronously
+/// by its reset unless it is storage declared without one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Register {
     q: Signal,
     d: Expr,
     reset: Bits,
     enable: Option<Expr>,
+    resettable: bool,
+    clock: Option<Signal>,
 }
 
 impl Register {
@@ -125,6 +128,52 @@ impl Register {
     /// edge).
     pub fn enable(&self) -> Option<&Expr> {
         self.enable.as_ref()
+    }
+
+    /// Whether the module's reset resets it (`false`: storage written before it is read; its
+    /// [`Register::reset`] value is then unused).
+    pub fn is_resettable(&self) -> bool {
+        self.resettable
+    }
+
+    /// The gated clock it samples on (a wire of the module, see [`Module::clock_gate`]);
+    /// `None` for the module's clock.
+    pub fn gated_clock(&self) -> Option<&Signal> {
+        self.clock.as_ref()
+    }
+}
+
+/// A level-sensitive latch: `q` follows `d` while `enable` is 1 (0 when active low) and holds
+/// while it is not. Both are named signals, so the emitter can list them as the process's
+/// sensitivity. A latch has no reset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Latch {
+    q: Signal,
+    d: Signal,
+    enable: Signal,
+    active_low: bool,
+}
+
+impl Latch {
+    /// The latch's output.
+    pub fn q(&self) -> &Signal {
+        &self.q
+    }
+
+    /// The value it follows while open.
+    pub fn d(&self) -> &Signal {
+        &self.d
+    }
+
+    /// The 1-bit signal that opens it.
+    pub fn enable(&self) -> &Signal {
+        &self.enable
+    }
+
+    /// Whether it is open while `enable` is 0 (a clock gate's enable latch, open while the
+    /// clock is low).
+    pub fn is_active_low(&self) -> bool {
+        self.active_low
     }
 }
 
@@ -262,6 +311,7 @@ pub struct Module {
     assigns: Vec<(Target, Expr)>,
     registers: Vec<Register>,
     memories: Vec<MemoryDecl>,
+    latches: Vec<Latch>,
     instances: Vec<Instance>,
 }
 
@@ -280,6 +330,7 @@ impl Module {
             assigns: Vec::new(),
             registers: Vec::new(),
             memories: Vec::new(),
+            latches: Vec::new(),
             instances: Vec::new(),
         }
     }
@@ -321,6 +372,11 @@ impl Module {
     }
 
     /// Memories in order.
+    pub fn latches(&self) -> &[Latch] {
+        &self.latches
+    }
+
+    /// Memories in order.
     pub fn memories(&self) -> &[MemoryDecl] {
         &self.memories
     }
@@ -357,7 +413,8 @@ impl Module {
         let fresh = !self.ports.iter().any(|p| p.signal.name() == name)
             && !self.wires.iter().any(|w| w.name() == name)
             && !self.registers.iter().any(|r| r.q.name() == name)
-            && !self.memories.iter().any(|m| m.memory.name == name);
+            && !self.memories.iter().any(|m| m.memory.name == name)
+            && !self.latches.iter().any(|l| l.q.name() == name);
         assert!(fresh, "{name} declared twice in {}", self.name);
         assert!(!is_keyword(name), "{name} is a keyword");
         assert!(
@@ -497,8 +554,66 @@ impl Module {
             d,
             reset,
             enable: None,
+            resettable: true,
+            clock: None,
         });
         q
+    }
+
+    /// Declares register `name` without reset, loading `d` on the rising edges of `clock`
+    /// (`None`: the module's clock) where `enable` (1 bit; `None`: every edge) is 1: storage
+    /// that is written before it is read, whose valid bit is reset elsewhere.
+    pub fn register_unreset(
+        &mut self,
+        name: &str,
+        d: Expr,
+        enable: Option<Expr>,
+        clock: Option<&Signal>,
+    ) -> Signal {
+        assert!(
+            enable.as_ref().is_none_or(|e| e.width() == 1),
+            "the enable of {name} must be 1 bit"
+        );
+        assert!(
+            clock.is_none_or(|c| c.width() == 1),
+            "the clock of {name} must be 1 bit"
+        );
+        let q = self.register(name, d, 0);
+        if let Some(r) = self.registers.last_mut() {
+            r.enable = enable;
+            r.resettable = false;
+            r.clock = clock.cloned();
+        }
+        q
+    }
+
+    /// Declares latch `name`, open while `enable` is 1 (0 with `active_low`), following the
+    /// signal `d`.
+    pub fn latch(&mut self, name: &str, d: &Signal, enable: &Signal, active_low: bool) -> Signal {
+        assert_eq!(enable.width(), 1, "the enable of latch {name} must be 1 bit");
+        self.check_name(name);
+        let q = Signal::new(name, d.width());
+        self.latches.push(Latch {
+            q: q.clone(),
+            d: d.clone(),
+            enable: enable.clone(),
+            active_low,
+        });
+        q
+    }
+
+    /// A clock gate: the wire `name`, the module's clock while `enable` was 1 in the clock's
+    /// last low phase, else 0. A latch open while the clock is low holds the enable, so the
+    /// gated clock has no glitch: the integrated clock-gating cell written as a latch and an
+    /// AND gate (lowRISC's generic `prim_clock_gating`).
+    pub fn clock_gate(&mut self, name: &str, enable: Expr) -> Signal {
+        let clock = self
+            .clock()
+            .cloned()
+            .unwrap_or_else(|| panic!("clock gate {name} in an unclocked module"));
+        let en = self.wire_of(&format!("{name}_en"), enable);
+        let held = self.latch(&format!("{name}_en_l"), &en, &clock, true);
+        self.wire_of(name, clock.expr().and(held.expr()))
     }
 
     /// Declares register `name` (reset to `reset`) loading `d` on the rising edges where the

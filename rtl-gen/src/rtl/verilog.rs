@@ -66,7 +66,10 @@ fn ports(w: &mut CodeWriter, module: &Module) {
 
 /// The wires, registers and memories, after one blank line when there are any.
 fn declarations(w: &mut CodeWriter, module: &Module) {
-    if !module.wires().is_empty() || !module.registers().is_empty() || !module.memories().is_empty()
+    if !module.wires().is_empty()
+        || !module.registers().is_empty()
+        || !module.memories().is_empty()
+        || !module.latches().is_empty()
     {
         w.blank();
     }
@@ -75,6 +78,9 @@ fn declarations(w: &mut CodeWriter, module: &Module) {
     }
     for r in module.registers() {
         w.line(format!("reg  {}{};", range(r.q().width()), r.q().name()));
+    }
+    for l in module.latches() {
+        w.line(format!("reg  {}{};", range(l.q().width()), l.q().name()));
     }
     for m in module.memories() {
         let m = m.memory();
@@ -133,8 +139,43 @@ fn edge(module: &Module) -> (String, String) {
 }
 
 /// One `always` block per register: the reset value, then the next value (when enabled).
+/// Registers without reset come first, each on its clock, then the latches (an explicit
+/// sensitivity list and a non-blocking assignment: the form Verilator `-Wall`, Icarus and Yosys
+/// all read as an intended latch), then the reset registers.
 fn registers(w: &mut CodeWriter, module: &Module) {
-    for r in module.registers() {
+    for r in module.registers().iter().filter(|r| !r.is_resettable()) {
+        let clock = r
+            .gated_clock()
+            .or(module.clock())
+            .unwrap_or_else(|| unreachable!("{}: state without a clock", module.name()));
+        let q = r.q().name();
+        w.blank();
+        w.block(format!("always @(posedge {}) begin", clock.name()), "end", |w| {
+            match r.enable() {
+                None => statement(w, &format!("{q} <= "), &expr(r.d()), ";"),
+                Some(e) => {
+                    statement(w, "if (", &expr(e), ") begin");
+                    statement(&mut w.indent(), &format!("{q} <= "), &expr(r.d()), ";");
+                    w.line("end");
+                }
+            }
+        });
+    }
+    for l in module.latches() {
+        let (en, d, q) = (l.enable().name(), l.d().name(), l.q().name());
+        let open = if l.is_active_low() {
+            format!("!{en}")
+        } else {
+            en.to_string()
+        };
+        w.blank();
+        w.block(format!("always @({en} or {d}) begin"), "end", |w| {
+            w.block(format!("if ({open}) begin"), "end", |w| {
+                w.line(format!("{q} <= {d};"));
+            });
+        });
+    }
+    for r in module.registers().iter().filter(|r| r.is_resettable()) {
         let (always, if_reset) = edge(module);
         let q = r.q().name();
         w.blank();

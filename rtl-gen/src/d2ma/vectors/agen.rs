@@ -14,6 +14,8 @@ use testbenches::Vector;
 /// design's bits).
 pub fn agen_vector(design: &D2maDesign, model: &mut AgenModel, input: &AgenIn) -> Vector {
     let g = design.global_bits;
+    // The port shows the walked entry while busy (read in place), else the started one.
+    let shown = model.walked().or(input.start).unwrap_or_default();
     let o = model.step(input);
     let c = o.chunk.unwrap_or(models::d2ma::Chunk {
         global: 0,
@@ -26,7 +28,7 @@ pub fn agen_vector(design: &D2maDesign, model: &mut AgenModel, input: &AgenIn) -
     Vector {
         inputs: vec![
             bit(input.start.is_some()),
-            entry_bits(&input.start.unwrap_or_default()),
+            entry_bits(&shown),
             bit(input.mem_ready),
         ],
         expected: vec![
