@@ -157,7 +157,10 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
     let design = D2maDesign::new(block, args.ctas, args.buffers, args.segment_bytes)?
         .with_global_bits(args.global_bits)?
         .with_storage(args.storage.unwrap_or_default());
-    if let Some(s) = args.storage.filter(|_| matches!(block, Unit::Agen | Unit::RawCheck)) {
+    if let Some(s) = args
+        .storage
+        .filter(|_| matches!(block, Unit::Agen | Unit::RawCheck))
+    {
         return Err(Error::BadFlag {
             flag: "--storage",
             value: s.name().into(),

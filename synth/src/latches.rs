@@ -136,7 +136,10 @@ mod tests {
             map.contains("module \\$_DLATCH_N_ (input E, input D, output Q);\n  LOW_LATCH _TECHMAP_REPLACE_ (.GN(E), .D(D), .Q(Q));"),
             "{map}"
         );
-        assert!(!map.contains("CLR_LATCH") && !map.contains("BIG_LATCH"), "{map}");
+        assert!(
+            !map.contains("CLR_LATCH") && !map.contains("BIG_LATCH"),
+            "{map}"
+        );
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //!   depth in gates, and it keeps XOR and MUX as single cells, which is what bank
 //!   hashers are made of. Reports cells by type, the `stat -tech cmos` transistor
 //!   estimate and the depth.
-//! - **Liberty** (a `.lib` or `.lib.gz`): `dfflibmap` and `abc -liberty` map to the
+//! - **Liberty** (a `.lib` or `.lib.gz`): `dfflibmap` (and, for latches, the techmap
+//!   `latches.v` written from the library's latch cells) and `abc -liberty` map to the
 //!   library's cells, `stat -liberty` gives the area, and ABC's `stime -p` (at the end of
 //!   `scripts/liberty.abc`) the critical-path delay in ps; for designs with flip-flops,
 //!   the register-limited delay and the fmax it implies (see [`SynthReport`] for exactly

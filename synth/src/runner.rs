@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::latches;
 use crate::error::Error;
+use crate::latches;
 use crate::liberty::{self, Liberty};
 use crate::parse;
 use crate::report::{CriticalPath, Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};

@@ -215,7 +215,9 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let walking = m.wire_of("walking", busy.expr().and(rewind.expr().not()));
     let fire = m.wire_of(
         "fire",
-        walking.expr().and(need_req.expr().not().or(mem_ready.expr())),
+        walking
+            .expr()
+            .and(need_req.expr().not().or(mem_ready.expr())),
     );
     let j_next = m.wire_of("col_next", j.expr().add(len.expr()));
     let at_row_end = m.wire_of("at_row_end", j_next.expr().eq(walk_cols.expr()));
@@ -229,10 +231,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let next_row = m.wire_of("next_row_base", row.expr().add(ldb.expr().zext(gb)));
     let prev_row = m.wire_of("prev_row_base", row.expr().sub(ldb.expr().zext(gb)));
     // The last rewind step: the row counter has counted the halo rows stepped back.
-    let rewound = m.wire_of(
-        "rewound",
-        rewind.expr().and(i_next.expr().eq(hr.expr())),
-    );
+    let rewound = m.wire_of("rewound", rewind.expr().and(i_next.expr().eq(hr.expr())));
     let step = Expr::mux(
         unit.expr(),
         bytes.expr().zext(19),
@@ -265,7 +264,12 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     );
     m.assign(
         &rewind_d,
-        next(has_halo_rows, rewound.expr().not(), Expr::constant(0, 1), &rewind),
+        next(
+            has_halo_rows,
+            rewound.expr().not(),
+            Expr::constant(0, 1),
+            &rewind,
+        ),
     );
     let zero_wb = Expr::zeros(wb);
     let stepped = Expr::mux(rewound.expr(), zero_wb.clone(), i_next.expr());

@@ -180,7 +180,12 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             .map(|(k, &part)| {
                 let code = (Part::ALL.len() - 1 - k) as u64;
                 let enable = wr.expr().and(part_is(code));
-                store.part(&mut m, &format!("entry{i}_{}", part_name(part)), part, enable)
+                store.part(
+                    &mut m,
+                    &format!("entry{i}_{}", part_name(part)),
+                    part,
+                    enable,
+                )
             })
             .collect();
         entries.push(m.wire_of(&format!("entry{i}"), Expr::concat(parts)));

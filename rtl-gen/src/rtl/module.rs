@@ -590,7 +590,11 @@ impl Module {
     /// Declares latch `name`, open while `enable` is 1 (0 with `active_low`), following the
     /// signal `d`.
     pub fn latch(&mut self, name: &str, d: &Signal, enable: &Signal, active_low: bool) -> Signal {
-        assert_eq!(enable.width(), 1, "the enable of latch {name} must be 1 bit");
+        assert_eq!(
+            enable.width(),
+            1,
+            "the enable of latch {name} must be 1 bit"
+        );
         self.check_name(name);
         let q = Signal::new(name, d.width());
         self.latches.push(Latch {

@@ -150,16 +150,18 @@ fn registers(w: &mut CodeWriter, module: &Module) {
             .unwrap_or_else(|| unreachable!("{}: state without a clock", module.name()));
         let q = r.q().name();
         w.blank();
-        w.block(format!("always @(posedge {}) begin", clock.name()), "end", |w| {
-            match r.enable() {
+        w.block(
+            format!("always @(posedge {}) begin", clock.name()),
+            "end",
+            |w| match r.enable() {
                 None => statement(w, &format!("{q} <= "), &expr(r.d()), ";"),
                 Some(e) => {
                     statement(w, "if (", &expr(e), ") begin");
                     statement(&mut w.indent(), &format!("{q} <= "), &expr(r.d()), ";");
                     w.line("end");
                 }
-            }
-        });
+            },
+        );
     }
     for l in module.latches() {
         let (en, d, q) = (l.enable().name(), l.d().name(), l.q().name());
