@@ -81,6 +81,9 @@ pub enum Error {
     /// A synthesis failure.
     #[error("{0}")]
     Synth(#[from] synth::Error),
+    /// A proof or mutation run that could not start or finish.
+    #[error("{0}")]
+    Prove(#[from] crate::prove::ProveError),
 }
 
 impl Error {

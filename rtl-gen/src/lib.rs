@@ -10,11 +10,13 @@
 //! - [`manifest`]: the manifest, filelist and FuseSoC core written beside every block;
 //! - [`output`]: safe, atomic, interruptible writing of block folders and files;
 //! - [`limits`]: the largest value of every count a user gives;
+//! - [`mutate`]: mutation testing of generated blocks against their testbenches and Yosys;
 //! - [`rap`]: the RAP address converter and the congestion simulator's tables and plots;
 //! - [`cosim`]: co-simulation of a generated block folder;
 //! - [`qor`]: synthesis of a generated block folder (`synth.json`);
 //! - [`flow`]: the main job: a block of every family generated, co-simulated, synthesized;
 //! - [`plot`]: the SVG line charts of the sweeps and of the congestion tables;
+//! - [`prove`]: proofs by Yosys' SAT solver that a block equals an independent reference;
 //! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
 //! - [`smem`]: the banked shared memory with any hasher or RAP in front of its banks;
 //! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`.
@@ -35,8 +37,10 @@ pub mod hash;
 pub mod json_input;
 pub mod limits;
 pub mod manifest;
+pub mod mutate;
 pub mod output;
 pub mod plot;
+pub mod prove;
 pub mod qor;
 pub mod rap;
 pub mod rdl;

@@ -11,6 +11,8 @@ mod cmd_flow;
 mod cmd_hash;
 mod cmd_kernels;
 mod cmd_man;
+mod cmd_mutate;
+mod cmd_prove;
 mod cmd_rap;
 mod cmd_search;
 mod cmd_smem;
@@ -74,6 +76,10 @@ enum Command {
     Completions(cmd_completions::CompletionsArgs),
     /// Print the manual page (roff) of rtl-gen or of one command.
     Man(cmd_man::ManArgs),
+    /// Prove a generated hasher or RAP converter equal to an independent reference (Yosys SAT).
+    Prove(cmd_prove::ProveArgs),
+    /// Mutation testing: single-point mutants of a block against its own testbench and Yosys.
+    Mutate(cmd_mutate::MutateArgs),
 }
 
 /// The command line as the generated files record it: `rtl-gen` and the arguments, quoted
@@ -172,6 +178,8 @@ fn main() -> ExitCode {
         Command::Smem(args) => cmd_smem::run(args, &command_line()),
         Command::Completions(args) => cmd_completions::run(args, Cli::command()),
         Command::Man(args) => cmd_man::run(args, Cli::command()),
+        Command::Prove(args) => cmd_prove::run(args),
+        Command::Mutate(args) => cmd_mutate::run(args),
     };
     rtl_gen::output::cleanup::await_signal_exit();
     match result {

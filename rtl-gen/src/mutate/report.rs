@@ -1,0 +1,195 @@
+//! The tables of a mutation run: one row per block (and a total), then every mutant the
+//! testbench passed, as plain text or Markdown.
+
+use super::{BlockMutants, Verdict};
+
+/// Counts of one block's verdicts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Sites found (all operators asked for).
+    pub sites: usize,
+    /// Mutants run.
+    pub mutants: usize,
+    /// Caught by the testbench.
+    pub caught: usize,
+    /// Passed by it and proved equivalent.
+    pub equivalent: usize,
+    /// Passed by it and proved equal to the reference (differs only outside the contract).
+    pub in_contract: usize,
+    /// Passed by it and not equivalent: testbench gaps.
+    pub not_equivalent: usize,
+    /// Passed by it, undecided.
+    pub undecided: usize,
+    /// Did not build.
+    pub stillborn: usize,
+}
+
+impl Counts {
+    /// The counts of `block`.
+    pub fn of(block: &BlockMutants) -> Self {
+        let mut c = Counts {
+            sites: block.sites.values().sum(),
+            mutants: block.mutants.len(),
+            ..Counts::default()
+        };
+        for m in &block.mutants {
+            match m.verdict {
+                Verdict::Caught { .. } => c.caught += 1,
+                Verdict::Stillborn { .. } => c.stillborn += 1,
+                Verdict::Equivalent => c.equivalent += 1,
+                Verdict::EquivalentInContract => c.in_contract += 1,
+                Verdict::NotEquivalent { .. } => c.not_equivalent += 1,
+                Verdict::Undecided { .. } => c.undecided += 1,
+            }
+        }
+        c
+    }
+
+    fn add(&mut self, o: &Counts) {
+        self.sites += o.sites;
+        self.mutants += o.mutants;
+        self.caught += o.caught;
+        self.equivalent += o.equivalent;
+        self.in_contract += o.in_contract;
+        self.not_equivalent += o.not_equivalent;
+        self.undecided += o.undecided;
+        self.stillborn += o.stillborn;
+    }
+
+    /// Survivors: mutants the testbench passed.
+    pub fn survived(&self) -> usize {
+        self.equivalent + self.in_contract + self.not_equivalent + self.undecided
+    }
+
+    /// Caught mutants as a share of those that are not proved harmless.
+    pub fn caught_share(&self) -> f64 {
+        let relevant = self.caught + self.not_equivalent + self.undecided;
+        if relevant == 0 {
+            1.0
+        } else {
+            self.caught as f64 / relevant as f64
+        }
+    }
+}
+
+const HEADER: [&str; 11] = [
+    "block",
+    "family",
+    "sites",
+    "mutants",
+    "caught",
+    "survived",
+    "equivalent",
+    "equiv. in contract",
+    "not equivalent",
+    "undecided",
+    "stillborn",
+];
+
+fn row(block: &str, family: &str, c: &Counts) -> Vec<String> {
+    vec![
+        block.to_string(),
+        family.to_string(),
+        c.sites.to_string(),
+        c.mutants.to_string(),
+        c.caught.to_string(),
+        c.survived().to_string(),
+        c.equivalent.to_string(),
+        c.in_contract.to_string(),
+        c.not_equivalent.to_string(),
+        c.undecided.to_string(),
+        c.stillborn.to_string(),
+    ]
+}
+
+fn rows(blocks: &[BlockMutants]) -> Vec<Vec<String>> {
+    let mut total = Counts::default();
+    let mut out = Vec::new();
+    for b in blocks {
+        let c = Counts::of(b);
+        total.add(&c);
+        out.push(row(&b.block, &b.family, &c));
+    }
+    out.push(row("total", "", &total));
+    out
+}
+
+/// The mutants the testbench passed, one line each.
+fn survivors(blocks: &[BlockMutants]) -> Vec<String> {
+    let mut out = Vec::new();
+    for b in blocks {
+        for m in b.mutants.iter().filter(|m| m.verdict.name() != "caught") {
+            let detail = match &m.verdict {
+                Verdict::NotEquivalent { counterexample } => format!(": {counterexample}"),
+                Verdict::Undecided { why } | Verdict::Stillborn { why } => format!(": {why}"),
+                _ => String::new(),
+            };
+            out.push(format!(
+                "{} {} {}:{} `{}` -> `{}`: {}{detail}",
+                b.block,
+                m.operator.name(),
+                m.file,
+                m.line,
+                m.before,
+                m.after,
+                m.verdict.name()
+            ));
+        }
+    }
+    out
+}
+
+/// The table as aligned plain text, then the survivors.
+pub fn text(blocks: &[BlockMutants]) -> String {
+    let mut all = vec![HEADER.iter().map(|s| s.to_string()).collect::<Vec<_>>()];
+    all.extend(rows(blocks));
+    let widths: Vec<usize> = (0..HEADER.len())
+        .map(|i| all.iter().map(|r| r[i].len()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in &all {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                if i < 2 {
+                    format!("{c:<w$}")
+                } else {
+                    format!("{c:>w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    for line in survivors(blocks) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The table and the survivors as Markdown.
+pub fn markdown(blocks: &[BlockMutants]) -> String {
+    let mut out = format!("| {} |\n", HEADER.join(" | "));
+    out.push_str(&format!(
+        "|{}\n",
+        HEADER
+            .iter()
+            .enumerate()
+            .map(|(i, _)| if i < 2 { "---|" } else { "---:|" })
+            .collect::<String>()
+    ));
+    for r in rows(blocks) {
+        out.push_str(&format!("| {} |\n", r.join(" | ")));
+    }
+    let survivors = survivors(blocks);
+    if !survivors.is_empty() {
+        out.push_str("\nMutants the testbenches passed:\n\n");
+        for line in survivors {
+            out.push_str(&format!("- {line}\n"));
+        }
+    }
+    out
+}

@@ -1,0 +1,574 @@
+//! `rtl-gen prove`: every hash kind (fixed and configurable, combinational and pipelined) proved
+//! at the paper's size (14 address bits, 32 banks) and at 64 address bits; RAP, RAS and 3P
+//! converters baked and loadable; wrong modules refuted with counterexamples that the golden
+//! model confirms; the references themselves checked against the golden model; bad input.
+
+use models::{Geometry, HashConfig, HashConfigObject, HashFunction, HashKind};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rtl_gen::prove::block::{CfgField, HashBlock, HashForm};
+use rtl_gen::prove::{reference, yosys, BlockUnderProof, Family};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("rtl-gen runs")
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// Runs a generating command into a fresh folder under `root` and returns the block folder it
+/// wrote (the only folder there), so that the test does not depend on module names.
+fn generate(root: &Path, args: &[&str]) -> PathBuf {
+    let out = tempfile::tempdir_in(root).unwrap().keep();
+    let mut all: Vec<&str> = args.to_vec();
+    let out_text = out.display().to_string();
+    all.extend(["--out", &out_text]);
+    let o = rtl_gen(root, &all);
+    assert!(o.status.success(), "{args:?}: {}", text(&o));
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert_eq!(dirs.len(), 1, "{args:?}");
+    dirs.pop().unwrap()
+}
+
+/// A full-rank configuration of `kind`, drawn from a seeded generator, as a config file.
+fn config_file(root: &Path, kind: HashKind, n: u32, banks: u64) -> PathBuf {
+    let g = Geometry::new(n, banks).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(u64::from(n) * 7919 + banks);
+    let config = loop {
+        let c = HashConfig::random(kind, g, &mut rng);
+        if c.check_full_rank().is_ok() {
+            break c;
+        }
+    };
+    let path = root.join(format!("{kind}_n{n}_b{banks}.json"));
+    let json = serde_json::to_string(&HashConfigObject::from_config(&config)).unwrap();
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+/// Every kind in every variant at one shape.
+fn every_hasher(root: &Path, n: u32, banks: u64) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for kind in HashKind::ALL {
+        let config = config_file(root, kind, n, banks);
+        let config = config.display().to_string();
+        for configurable in [false, true] {
+            if configurable && kind == HashKind::Modulo {
+                continue;
+            }
+            for pipeline in [false, true] {
+                let mut args = vec!["hash", "--config", &config];
+                if configurable {
+                    args.push("--configurable");
+                }
+                if pipeline {
+                    args.push("--pipeline");
+                }
+                dirs.push(generate(root, &args));
+            }
+        }
+    }
+    dirs
+}
+
+/// Runs `rtl-gen prove` on `dirs` and requires every proof to hold; returns its lines.
+fn prove_all(root: &Path, dirs: &[PathBuf]) -> Vec<String> {
+    let mut args = vec!["prove".to_string()];
+    args.extend(dirs.iter().map(|d| d.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = rtl_gen(root, &args);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let lines: Vec<String> = out.lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), dirs.len(), "{out}");
+    assert!(lines.iter().all(|l| l.contains(": PROVED ")), "{out}");
+    lines
+}
+
+#[test]
+fn every_hasher_is_proved_at_the_papers_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dirs = every_hasher(tmp.path(), 14, 32);
+    assert_eq!(dirs.len(), 22);
+    let lines = prove_all(tmp.path(), &dirs);
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("PROVED matrix") && l.contains("all 2^14 addresses")));
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("PROVED family") && l.contains("k1 0..9, k2 0..13, mask 0..31")));
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("registered") && l.contains("1-induction")));
+}
+
+#[test]
+fn every_hasher_is_proved_at_64_address_bits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dirs = every_hasher(tmp.path(), 64, 32);
+    let lines = prove_all(tmp.path(), &dirs);
+    assert!(
+        lines.iter().all(|l| l.contains("all 2^64 addresses")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn converters_are_proved_baked_and_loadable() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let dirs: Vec<PathBuf> = [
+        &["rap", "--perm", "2,0,3,1"][..],
+        &["rap", "--w", "32", "--seed", "7"],
+        &["rap", "--w", "6", "--seed", "3", "--pipeline"],
+        &["rap", "--w", "24", "--ras", "--seed", "3"],
+        &["rap", "--w", "5", "--dims", "4", "--seed", "3"],
+        &["rap", "--perm", "2,0,3,1", "--loadable"],
+        &["rap", "--w", "6", "--loadable", "--pipeline"],
+        &["rap", "--w", "8", "--loadable", "--packed"],
+        &["rap", "--w", "12", "--loadable", "--packed", "--pipeline"],
+        &["rap", "--w", "3", "--dims", "4", "--loadable"],
+    ]
+    .iter()
+    .map(|args| generate(root, args))
+    .collect();
+    let lines = prove_all(root, &dirs);
+    let loadable: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("loaded-tables"))
+        .collect();
+    assert_eq!(loadable.len(), 5, "{lines:?}");
+    // The default bound loads every entry: w writes (packed: one a word), plus the reset, a read
+    // and the output register.
+    assert!(lines[5].contains("every input sequence of 6 cycles") && lines[5].contains("4 writes"));
+    assert!(lines[7].contains("every input sequence of 3 cycles") && lines[7].contains("1 write"));
+    assert!(
+        lines[9].contains("loading every entry takes 9 writes"),
+        "{}",
+        lines[9]
+    );
+}
+
+/// The counterexample of a failed proof, from `rtl-gen prove --json`.
+fn counterexample(root: &Path, dir: &Path) -> Value {
+    let o = rtl_gen(root, &["prove", "--json", &dir.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let json: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["not_proved"], 1);
+    let outcome = &json["proofs"][0]["outcome"];
+    assert_eq!(outcome["result"], "disproved", "{outcome}");
+    outcome["counterexample"].clone()
+}
+
+fn hex(v: &Value) -> u64 {
+    u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
+}
+
+/// Replaces the block's module with `body` under the same ports.
+fn replace_module(dir: &Path, ports: &str, body: &str) {
+    let block = BlockUnderProof::load(dir).unwrap();
+    let text = format!("module {} (\n{ports}\n);\n{body}\nendmodule\n", block.top);
+    std::fs::write(&block.rtl_files[0], text).unwrap();
+}
+
+#[test]
+fn a_wrong_configurable_hasher_is_refuted_and_the_model_confirms_the_counterexample() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let dir = generate(
+        root,
+        &[
+            "hash",
+            "--kind",
+            "bitvector-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "32",
+            "--configurable",
+        ],
+    );
+    // The family's formula, except that the masked vector never sees address bit 13.
+    replace_module(
+        &dir,
+        "  input wire [13:0] addr_i,\n  input wire [12:0] cfg_i,\n  output wire [4:0] bank_o",
+        "  wire [13:0] low = {1'b0, addr_i[12:0]};\n  \
+         assign bank_o = (addr_i >> cfg_i[3:0]) ^ ((low >> cfg_i[7:4]) & cfg_i[12:8]);",
+    );
+    let o = rtl_gen(root, &["prove", &dir.display().to_string()]);
+    let line = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{line}");
+    assert!(
+        line.contains("DISPROVED family: counterexample: addr_i=0x"),
+        "{line}"
+    );
+    assert!(
+        line.contains("(k1=") && line.contains("expected bank_o=") && line.contains("got bank_o=")
+    );
+    let cex = counterexample(root, &dir);
+    let cycle = &cex["cycles"][0];
+    let (addr, cfg) = (
+        hex(&cycle["inputs"]["addr_i"]),
+        hex(&cycle["inputs"]["cfg_i"]),
+    );
+    let (k1, k2, mask) = (cfg as u32 & 0xf, (cfg >> 4) as u32 & 0xf, cfg >> 8 & 0x1f);
+    let model = HashConfig::new(
+        Geometry::new(14, 32).unwrap(),
+        HashFunction::BitvectorXor { k1, k2, mask },
+    )
+    .expect("the counterexample's configuration is legal");
+    assert_eq!(hex(&cycle["expected"]["bank_o"]), model.bank(addr));
+    assert_ne!(hex(&cycle["got"]["bank_o"]), model.bank(addr));
+}
+
+#[test]
+fn a_wrong_64_bit_hasher_is_refuted_and_the_model_confirms_the_counterexample() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let dir = generate(
+        root,
+        &[
+            "hash",
+            "--kind",
+            "xor-matrix",
+            "--addr-bits",
+            "64",
+            "--banks",
+            "4",
+            "--rows",
+            "0x8000000000000001,0x00000000ffff0000",
+        ],
+    );
+    // Row 0 loses bit 63: only addresses with bit 63 set tell the difference.
+    replace_module(
+        &dir,
+        "  input wire [63:0] addr_i,\n  output wire [1:0] bank_o",
+        "  assign bank_o = {^addr_i[31:16], addr_i[0]};",
+    );
+    let cex = counterexample(root, &dir);
+    let cycle = &cex["cycles"][0];
+    let addr = hex(&cycle["inputs"]["addr_i"]);
+    assert_eq!(addr >> 63, 1, "{cex}");
+    let model = HashConfig::new(
+        Geometry::new(64, 4).unwrap(),
+        HashFunction::XorMatrix {
+            rows: vec![0x8000_0000_0000_0001, 0xffff_0000],
+        },
+    )
+    .unwrap();
+    assert_eq!(hex(&cycle["expected"]["bank_o"]), model.bank(addr));
+    assert_ne!(hex(&cycle["got"]["bank_o"]), model.bank(addr));
+}
+
+#[test]
+fn wrong_latency_and_wrong_resets_are_refuted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let ports = "  input wire clk_i,\n  input wire rst_ni,\n  input wire [4:0] addr_i,\n  \
+                 output wire [4:0] bank_o";
+    let args = [
+        "hash",
+        "--kind",
+        "modulo",
+        "--addr-bits",
+        "5",
+        "--banks",
+        "32",
+        "--pipeline",
+    ];
+    let registered = |reset: &str| {
+        format!(
+            "  reg [4:0] q;\n  always @(posedge clk_i{reset}) if (!rst_ni) q <= 5'd0; \
+             else q <= addr_i;\n  assign bank_o = q;"
+        )
+    };
+    // Right: proved. No register, two registers, a synchronous reset: refuted.
+    let wrong = [
+        ("  assign bank_o = addr_i & {5{rst_ni}};".to_string(), false),
+        (
+            "  reg [4:0] a;\n  reg [4:0] b;\n  always @(posedge clk_i or negedge rst_ni) \
+             if (!rst_ni) begin a <= 5'd0; b <= 5'd0; end else begin a <= addr_i; b <= a; end\n  \
+             assign bank_o = b;"
+                .to_string(),
+            false,
+        ),
+        (registered(""), false),
+        (registered(" or negedge rst_ni"), true),
+    ];
+    for (body, holds) in wrong {
+        let dir = generate(root, &args);
+        replace_module(&dir, ports, &body);
+        let o = rtl_gen(root, &["prove", &dir.display().to_string()]);
+        assert_eq!(o.status.success(), holds, "{body}: {}", text(&o));
+    }
+    // A loadable converter whose reset is synchronous: its outputs show the old table during
+    // the reset cycle.
+    let dir = generate(root, &["rap", "--perm", "2,0,3,1", "--loadable"]);
+    let block = BlockUnderProof::load(&dir).unwrap();
+    let original = std::fs::read_to_string(&block.rtl_files[0]).unwrap();
+    let site = rtl_gen::mutate::sites::sites(&original)
+        .into_iter()
+        .find(|s| s.operator == rtl_gen::mutate::sites::Operator::ResetEdge)
+        .expect("a reset edge");
+    std::fs::write(&block.rtl_files[0], site.apply(&original)).unwrap();
+    let o = rtl_gen(root, &["prove", &dir.display().to_string()]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("DISPROVED loaded-tables: counterexample: cycle 1 of"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_is_refused_before_anything_is_proved() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let hasher = generate(
+        root,
+        &[
+            "hash",
+            "--kind",
+            "modulo",
+            "--addr-bits",
+            "8",
+            "--banks",
+            "4",
+        ],
+    );
+    let big = generate(
+        root,
+        &["rap", "--w", "1024", "--loadable", "--vectors", "1"],
+    );
+    let d2ma = generate(
+        root,
+        &["d2ma", "raw-check", "--ctas", "1", "--buffers", "1"],
+    );
+    let h = hasher.display().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![h.clone(), d2ma.display().to_string()],
+            "nothing to prove for a `d2ma` block",
+        ),
+        (
+            vec![h.clone(), root.join("nowhere").display().to_string()],
+            "nowhere",
+        ),
+        (
+            vec![h.clone(), big.display().to_string()],
+            "--steps (default",
+        ),
+        (
+            vec![h.clone(), "--timeout".into(), "0".into()],
+            "--timeout 0: 1 to 86400 seconds",
+        ),
+        (
+            vec![
+                h.clone(),
+                big.display().to_string(),
+                "--steps".into(),
+                "1".into(),
+            ],
+            "--steps 1: 2 to",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["prove"];
+        all.extend(args.iter().map(String::as_str));
+        let o = rtl_gen(root, &all);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(o.stdout.is_empty());
+        assert!(
+            !hasher.join(rtl_gen::prove::PROVE_DIR).exists(),
+            "wrote before refusing"
+        );
+    }
+}
+
+/// A `cfg_i` layout of the family's fields, each as narrow as its range allows, and the value
+/// that programs `config` in it.
+fn layout_and_value(config: &HashConfig) -> (Vec<CfgField>, Vec<bool>) {
+    let (n, m) = (config.geometry().addr_bits(), config.geometry().bank_bits());
+    let index = reference::bits_to_hold(u64::from(n - 1));
+    let fields: Vec<(String, u32, u64)> = match config.function() {
+        HashFunction::BitvectorPerm { k } => vec![("k".into(), index, u64::from(*k))],
+        HashFunction::BitvectorXor { k1, k2, mask } => vec![
+            ("k1".into(), index, u64::from(*k1)),
+            ("k2".into(), index, u64::from(*k2)),
+            ("mask".into(), m, *mask),
+        ],
+        HashFunction::BitwisePerm { bits } => bits
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| (format!("bit{i}"), index, u64::from(b)))
+            .collect(),
+        HashFunction::BitwiseXor { pairs } => pairs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &(a, b))| {
+                [
+                    (format!("pair{i}a"), index, u64::from(a)),
+                    (format!("pair{i}b"), index, u64::from(b)),
+                ]
+            })
+            .collect(),
+        HashFunction::XorMatrix { rows } => rows
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (format!("row{i}"), n, r))
+            .collect(),
+        HashFunction::Modulo => unreachable!("nothing to configure"),
+    };
+    let mut layout = Vec::new();
+    let mut bits = Vec::new();
+    for (name, width, value) in fields {
+        layout.push(CfgField {
+            name,
+            lsb: bits.len() as u32,
+            width,
+        });
+        bits.extend((0..width).map(|i| value >> i & 1 == 1));
+    }
+    (layout, bits)
+}
+
+/// The configurable reference programmed with `config` equals the fixed reference built from
+/// its GF(2) matrix (models::HashConfig::to_matrix), for every address: the formula the proofs
+/// use is the golden model's.
+#[test]
+fn the_family_formulas_agree_with_the_golden_models_matrices() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for kind in HashKind::ALL.into_iter().filter(|&k| k != HashKind::Modulo) {
+        for (n, banks) in [(14, 32), (64, 32)] {
+            let g = Geometry::new(n, banks).unwrap();
+            for trial in 0..2 {
+                let config = HashConfig::random(kind, g, &mut rng);
+                // Another configuration: the programmed reference must differ from its matrix
+                // (so the assumptions cannot make the agreement vacuous).
+                let other = loop {
+                    let c = HashConfig::random(kind, g, &mut rng);
+                    if c.to_matrix() != config.to_matrix() {
+                        break c;
+                    }
+                };
+                let (fields, bits) = layout_and_value(&config);
+                let block = |form| HashBlock {
+                    kind,
+                    addr_bits: n,
+                    bank_bits: g.bank_bits(),
+                    form,
+                };
+                let cfg_width = bits.len() as u32;
+                let fixed = reference::hash(&block(HashForm::Fixed(config.clone())), 0, 0).unwrap();
+                let wrong = reference::hash(&block(HashForm::Fixed(other)), 0, 0).unwrap();
+                let configurable =
+                    reference::hash(&block(HashForm::Configurable(fields)), cfg_width, 0).unwrap();
+                let dir = tmp.path().join(format!("{kind}_{n}_{trial}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                let value: String = bits
+                    .iter()
+                    .rev()
+                    .map(|&b| if b { '1' } else { '0' })
+                    .collect();
+                let files = [
+                    ("fixed.v", fixed.verilog),
+                    ("wrong.v", wrong.verilog),
+                    ("configurable.v", configurable.verilog),
+                    (
+                        "programmed.v",
+                        format!(
+                            "module programmed (input wire [{}:0] addr_i, output wire [{}:0] bank_o);\n  \
+                             {} r (.addr_i(addr_i), .cfg_i({cfg_width}'b{value}), .bank_o(bank_o));\nendmodule\n",
+                            n - 1,
+                            g.bank_bits() - 1,
+                            reference::MODULE
+                        ),
+                    ),
+                ];
+                for (name, text) in &files {
+                    std::fs::write(dir.join(name), text).unwrap();
+                }
+                let gate = yosys::Design {
+                    files: vec![dir.join("configurable.v"), dir.join("programmed.v")],
+                    top: "programmed".into(),
+                };
+                for (file, holds) in [("fixed.v", true), ("wrong.v", false)] {
+                    let gold = yosys::Design {
+                        files: vec![dir.join(file)],
+                        top: reference::MODULE.into(),
+                    };
+                    let run = yosys::miter(
+                        &dir,
+                        "agree",
+                        &gold,
+                        &gate,
+                        yosys::Check::Combinational,
+                        300,
+                    )
+                    .unwrap();
+                    assert_eq!(
+                        run.answer == yosys::Answer::Holds,
+                        holds,
+                        "{kind} n={n} against {file}: {config:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_adapter_reads_what_the_generators_write() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = generate(
+        tmp.path(),
+        &[
+            "hash",
+            "--kind",
+            "bitwise-xor",
+            "--addr-bits",
+            "14",
+            "--banks",
+            "32",
+            "--configurable",
+        ],
+    );
+    let block = BlockUnderProof::load(&dir).unwrap();
+    let Family::Hash(h) = &block.family else {
+        panic!("not a hasher")
+    };
+    let HashForm::Configurable(fields) = &h.form else {
+        panic!("not configurable")
+    };
+    assert_eq!((h.addr_bits, h.bank_bits, fields.len()), (14, 5, 10));
+    assert_eq!(
+        (fields[1].name.as_str(), fields[1].lsb, fields[1].width),
+        ("pair0b", 4, 4)
+    );
+    let dir = generate(
+        tmp.path(),
+        &["rap", "--w", "6", "--seed", "3", "--loadable", "--packed"],
+    );
+    let block = BlockUnderProof::load(&dir).unwrap();
+    let Family::Rap(r) = &block.family else {
+        panic!("not a converter")
+    };
+    assert_eq!((r.w, r.dims, r.tables.len()), (6, 2, 1));
+    assert_eq!(r.write, Some(rtl_gen::prove::block::WritePort::Packed));
+}
