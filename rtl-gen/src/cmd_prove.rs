@@ -72,8 +72,11 @@ pub fn run(args: ProveArgs) -> Result<ExitCode, Error> {
                 Outcome::Disproved { reason, .. } => ("DISPROVED", reason.clone()),
                 Outcome::Undecided { reason } => ("UNDECIDED", reason.clone()),
             };
+            let cpu = proof
+                .cpu_seconds
+                .map_or(String::new(), |c| format!(", {c:.2} s CPU"));
             println!(
-                "{}: {verdict} {}: {detail} ({:.2} s)",
+                "{}: {verdict} {}: {detail} ({:.2} s{cpu})",
                 proof.block, proof.name, proof.seconds
             );
         }

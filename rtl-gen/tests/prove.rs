@@ -8,39 +8,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rtl_gen::prove::block::{CfgField, HashBlock, HashForm};
 use rtl_gen::prove::{reference, yosys, BlockUnderProof, Family};
+mod common;
+
+use common::cli::{generate, rtl_gen, text};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("rtl-gen runs")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr)
-}
-
-/// Runs a generating command into a fresh folder under `root` and returns the block folder it
-/// wrote (the only folder there), so that the test does not depend on module names.
-fn generate(root: &Path, args: &[&str]) -> PathBuf {
-    let out = tempfile::tempdir_in(root).unwrap().keep();
-    let mut all: Vec<&str> = args.to_vec();
-    let out_text = out.display().to_string();
-    all.extend(["--out", &out_text]);
-    let o = rtl_gen(root, &all);
-    assert!(o.status.success(), "{args:?}: {}", text(&o));
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    assert_eq!(dirs.len(), 1, "{args:?}");
-    dirs.pop().unwrap()
-}
 
 /// A full-rank configuration of `kind`, drawn from a seeded generator, as a config file.
 fn config_file(root: &Path, kind: HashKind, n: u32, banks: u64) -> PathBuf {
@@ -76,7 +48,7 @@ fn every_hasher(root: &Path, n: u32, banks: u64) -> Vec<PathBuf> {
                 if pipeline {
                     args.push("--pipeline");
                 }
-                dirs.push(generate(root, &args));
+                dirs.push(generate(root, &args.join(" ")));
             }
         }
     }
@@ -130,16 +102,16 @@ fn converters_are_proved_baked_and_loadable() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
     let dirs: Vec<PathBuf> = [
-        &["rap", "--perm", "2,0,3,1"][..],
-        &["rap", "--w", "32", "--seed", "7"],
-        &["rap", "--w", "6", "--seed", "3", "--pipeline"],
-        &["rap", "--w", "24", "--ras", "--seed", "3"],
-        &["rap", "--w", "5", "--dims", "4", "--seed", "3"],
-        &["rap", "--perm", "2,0,3,1", "--loadable"],
-        &["rap", "--w", "6", "--loadable", "--pipeline"],
-        &["rap", "--w", "8", "--loadable", "--packed"],
-        &["rap", "--w", "12", "--loadable", "--packed", "--pipeline"],
-        &["rap", "--w", "3", "--dims", "4", "--loadable"],
+        "rap --perm 2,0,3,1",
+        "rap --w 32 --seed 7",
+        "rap --w 6 --seed 3 --pipeline",
+        "rap --w 24 --ras --seed 3",
+        "rap --w 5 --dims 4 --seed 3",
+        "rap --perm 2,0,3,1 --loadable",
+        "rap --w 6 --loadable --pipeline",
+        "rap --w 8 --loadable --packed",
+        "rap --w 12 --loadable --packed --pipeline",
+        "rap --w 3 --dims 4 --loadable",
     ]
     .iter()
     .map(|args| generate(root, args))
@@ -176,6 +148,14 @@ fn hex(v: &Value) -> u64 {
     u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
 }
 
+/// The first cycle of `cex` expects what `model` says for its address and got something else.
+fn model_confirms(cex: &Value, model: &HashConfig) {
+    let cycle = &cex["cycles"][0];
+    let addr = hex(&cycle["inputs"]["addr_i"]);
+    assert_eq!(hex(&cycle["expected"]["bank_o"]), model.bank(addr), "{cex}");
+    assert_ne!(hex(&cycle["got"]["bank_o"]), model.bank(addr), "{cex}");
+}
+
 /// Replaces the block's module with `body` under the same ports.
 fn replace_module(dir: &Path, ports: &str, body: &str) {
     let block = BlockUnderProof::load(dir).unwrap();
@@ -189,16 +169,7 @@ fn a_wrong_configurable_hasher_is_refuted_and_the_model_confirms_the_counterexam
     let root = tmp.path();
     let dir = generate(
         root,
-        &[
-            "hash",
-            "--kind",
-            "bitvector-xor",
-            "--addr-bits",
-            "14",
-            "--banks",
-            "32",
-            "--configurable",
-        ],
+        "hash --kind bitvector-xor --addr-bits 14 --banks 32 --configurable",
     );
     // The family's formula, except that the masked vector never sees address bit 13.
     replace_module(
@@ -218,19 +189,11 @@ fn a_wrong_configurable_hasher_is_refuted_and_the_model_confirms_the_counterexam
         line.contains("(k1=") && line.contains("expected bank_o=") && line.contains("got bank_o=")
     );
     let cex = counterexample(root, &dir);
-    let cycle = &cex["cycles"][0];
-    let (addr, cfg) = (
-        hex(&cycle["inputs"]["addr_i"]),
-        hex(&cycle["inputs"]["cfg_i"]),
-    );
+    let cfg = hex(&cex["cycles"][0]["inputs"]["cfg_i"]);
     let (k1, k2, mask) = (cfg as u32 & 0xf, (cfg >> 4) as u32 & 0xf, cfg >> 8 & 0x1f);
-    let model = HashConfig::new(
-        Geometry::new(14, 32).unwrap(),
-        HashFunction::BitvectorXor { k1, k2, mask },
-    )
-    .expect("the counterexample's configuration is legal");
-    assert_eq!(hex(&cycle["expected"]["bank_o"]), model.bank(addr));
-    assert_ne!(hex(&cycle["got"]["bank_o"]), model.bank(addr));
+    let function = HashFunction::BitvectorXor { k1, k2, mask };
+    let model = HashConfig::new(Geometry::new(14, 32).unwrap(), function).expect("legal");
+    model_confirms(&cex, &model);
 }
 
 #[test]
@@ -239,17 +202,7 @@ fn a_wrong_64_bit_hasher_is_refuted_and_the_model_confirms_the_counterexample() 
     let root = tmp.path();
     let dir = generate(
         root,
-        &[
-            "hash",
-            "--kind",
-            "xor-matrix",
-            "--addr-bits",
-            "64",
-            "--banks",
-            "4",
-            "--rows",
-            "0x8000000000000001,0x00000000ffff0000",
-        ],
+        "hash --kind xor-matrix --addr-bits 64 --banks 4 --rows 0x8000000000000001,0x00000000ffff0000",
     );
     // Row 0 loses bit 63: only addresses with bit 63 set tell the difference.
     replace_module(
@@ -258,18 +211,11 @@ fn a_wrong_64_bit_hasher_is_refuted_and_the_model_confirms_the_counterexample() 
         "  assign bank_o = {^addr_i[31:16], addr_i[0]};",
     );
     let cex = counterexample(root, &dir);
-    let cycle = &cex["cycles"][0];
-    let addr = hex(&cycle["inputs"]["addr_i"]);
-    assert_eq!(addr >> 63, 1, "{cex}");
-    let model = HashConfig::new(
-        Geometry::new(64, 4).unwrap(),
-        HashFunction::XorMatrix {
-            rows: vec![0x8000_0000_0000_0001, 0xffff_0000],
-        },
-    )
-    .unwrap();
-    assert_eq!(hex(&cycle["expected"]["bank_o"]), model.bank(addr));
-    assert_ne!(hex(&cycle["got"]["bank_o"]), model.bank(addr));
+    assert_eq!(hex(&cex["cycles"][0]["inputs"]["addr_i"]) >> 63, 1, "{cex}");
+    let rows = vec![0x8000_0000_0000_0001, 0xffff_0000];
+    let function = HashFunction::XorMatrix { rows };
+    let model = HashConfig::new(Geometry::new(64, 4).unwrap(), function).unwrap();
+    model_confirms(&cex, &model);
 }
 
 #[test]
@@ -278,16 +224,7 @@ fn wrong_latency_and_wrong_resets_are_refuted() {
     let root = tmp.path();
     let ports = "  input wire clk_i,\n  input wire rst_ni,\n  input wire [4:0] addr_i,\n  \
                  output wire [4:0] bank_o";
-    let args = [
-        "hash",
-        "--kind",
-        "modulo",
-        "--addr-bits",
-        "5",
-        "--banks",
-        "32",
-        "--pipeline",
-    ];
+    let command = "hash --kind modulo --addr-bits 5 --banks 32 --pipeline";
     let registered = |reset: &str| {
         format!(
             "  reg [4:0] q;\n  always @(posedge clk_i{reset}) if (!rst_ni) q <= 5'd0; \
@@ -308,14 +245,14 @@ fn wrong_latency_and_wrong_resets_are_refuted() {
         (registered(" or negedge rst_ni"), true),
     ];
     for (body, holds) in wrong {
-        let dir = generate(root, &args);
+        let dir = generate(root, command);
         replace_module(&dir, ports, &body);
         let o = rtl_gen(root, &["prove", &dir.display().to_string()]);
         assert_eq!(o.status.success(), holds, "{body}: {}", text(&o));
     }
     // A loadable converter whose reset is synchronous: its outputs show the old table during
     // the reset cycle.
-    let dir = generate(root, &["rap", "--perm", "2,0,3,1", "--loadable"]);
+    let dir = generate(root, "rap --perm 2,0,3,1 --loadable");
     let block = BlockUnderProof::load(&dir).unwrap();
     let original = std::fs::read_to_string(&block.rtl_files[0]).unwrap();
     let site = rtl_gen::mutate::sites::sites(&original)
@@ -336,26 +273,9 @@ fn wrong_latency_and_wrong_resets_are_refuted() {
 fn bad_input_is_refused_before_anything_is_proved() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
-    let hasher = generate(
-        root,
-        &[
-            "hash",
-            "--kind",
-            "modulo",
-            "--addr-bits",
-            "8",
-            "--banks",
-            "4",
-        ],
-    );
-    let big = generate(
-        root,
-        &["rap", "--w", "1024", "--loadable", "--vectors", "1"],
-    );
-    let d2ma = generate(
-        root,
-        &["d2ma", "raw-check", "--ctas", "1", "--buffers", "1"],
-    );
+    let hasher = generate(root, "hash --kind modulo --addr-bits 8 --banks 4");
+    let big = generate(root, "rap --w 1024 --loadable --vectors 1");
+    let d2ma = generate(root, "d2ma raw-check --ctas 1 --buffers 1");
     let h = hasher.display().to_string();
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
@@ -538,16 +458,7 @@ fn the_adapter_reads_what_the_generators_write() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = generate(
         tmp.path(),
-        &[
-            "hash",
-            "--kind",
-            "bitwise-xor",
-            "--addr-bits",
-            "14",
-            "--banks",
-            "32",
-            "--configurable",
-        ],
+        "hash --kind bitwise-xor --addr-bits 14 --banks 32 --configurable",
     );
     let block = BlockUnderProof::load(&dir).unwrap();
     let Family::Hash(h) = &block.family else {
@@ -561,10 +472,7 @@ fn the_adapter_reads_what_the_generators_write() {
         (fields[1].name.as_str(), fields[1].lsb, fields[1].width),
         ("pair0b", 4, 4)
     );
-    let dir = generate(
-        tmp.path(),
-        &["rap", "--w", "6", "--seed", "3", "--loadable", "--packed"],
-    );
+    let dir = generate(tmp.path(), "rap --w 6 --seed 3 --loadable --packed");
     let block = BlockUnderProof::load(&dir).unwrap();
     let Family::Rap(r) = &block.family else {
         panic!("not a converter")

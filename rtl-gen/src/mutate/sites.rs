@@ -226,6 +226,9 @@ impl<'a> Scan<'a> {
             Rhs,
         }
         let mut state = State::Start;
+        // Whether the statement assigns an `unused_*` sink: its value is never read (the
+        // lowRISC idiom for inputs a block ignores), so its right side is not mutated.
+        let mut sink = false;
         let mut depth = 0i32;
         let mut i = 0;
         // The end of a reset branch: a token index, or a `begin` nesting level to close.
@@ -247,6 +250,10 @@ impl<'a> Scan<'a> {
                         state = State::Decl;
                     } else if t == "assign" {
                         state = State::Lhs;
+                        sink = self
+                            .tokens
+                            .get(i + 1)
+                            .is_some_and(|_| self.text(i + 1).starts_with("unused"));
                     } else if t == "@" {
                         if let Some(close) =
                             self.matching(i + 1).filter(|_| self.text(i + 1) == "(")
@@ -275,6 +282,7 @@ impl<'a> Scan<'a> {
                         }
                     } else if !(STRUCTURE.contains(&t) || t == ";" || t == ":") {
                         state = State::Lhs;
+                        sink = t.starts_with("unused");
                         self.roles[i] = Role::Lhs;
                     }
                 }
@@ -298,18 +306,18 @@ impl<'a> Scan<'a> {
                     ":" | ";" if depth == 0 => state = State::Start,
                     _ => self.roles[i] = Role::Lhs,
                 },
-                State::Rhs => match t {
-                    "(" | "[" | "{" => {
-                        depth += 1;
+                State::Rhs => {
+                    match t {
+                        "(" | "[" | "{" => depth += 1,
+                        ")" | "]" | "}" => depth -= 1,
+                        _ => {}
+                    }
+                    if t == ";" && depth == 0 {
+                        state = State::Start;
+                    } else if !sink {
                         self.roles[i] = Role::Rhs;
                     }
-                    ")" | "]" | "}" => {
-                        depth -= 1;
-                        self.roles[i] = Role::Rhs;
-                    }
-                    ";" if depth == 0 => state = State::Start,
-                    _ => self.roles[i] = Role::Rhs,
-                },
+                }
             }
             i += 1;
         }
@@ -562,6 +570,7 @@ module m (
   reg  [3:0] q;
   assign d = (a_i[0] == 1'b1) ? {a_i[1], a_i[3:2], 1'b0} : a_i & 4'h3;
   assign q_o = q;
+  assign unused_a = {a_i[3], a_i[0] & 1'b1};
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       q <= 4'h0;
@@ -590,8 +599,8 @@ endmodule
         assert_eq!(
             mutated(Operator::Condition),
             [
-                "assign d = (a_i[0] != 1'b1) ? {a_i[1], a_i[3:2], 1'b0} : a_i & 4'h3;",
                 "assign d = !((a_i[0] == 1'b1)) ? {a_i[1], a_i[3:2], 1'b0} : a_i & 4'h3;",
+                "assign d = (a_i[0] != 1'b1) ? {a_i[1], a_i[3:2], 1'b0} : a_i & 4'h3;",
                 "if (!(!rst_ni)) begin",
             ]
         );

@@ -115,8 +115,10 @@ pub struct Proof {
     pub claim: String,
     /// The verdict.
     pub outcome: Outcome,
-    /// Seconds Yosys took.
+    /// Wall-clock seconds Yosys took.
     pub seconds: f64,
+    /// CPU seconds Yosys reported.
+    pub cpu_seconds: Option<f64>,
     /// The Yosys script (`yosys -s <script>` reruns it).
     pub script: PathBuf,
 }
@@ -234,6 +236,7 @@ pub fn prove(block: &BlockUnderProof, options: &Options) -> Result<Proof, Error>
             counterexample: None,
         },
         seconds: 0.0,
+        cpu_seconds: None,
         script: script.clone(),
     };
     let (name, reference) = match reference_of(block) {
@@ -300,6 +303,7 @@ pub fn prove(block: &BlockUnderProof, options: &Options) -> Result<Proof, Error>
         claim,
         outcome,
         seconds: run.seconds,
+        cpu_seconds: run.cpu_seconds,
         script: run.script,
     })
 }

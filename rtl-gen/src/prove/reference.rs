@@ -51,15 +51,18 @@ fn output(name: &str, width: u32) -> Port {
 /// The text of one module: ports, then body lines; the outputs are driven by `<name>_d` wires
 /// the body assigns, directly or (latency 1) through a register reset to zero.
 struct ModuleText {
+    /// Every port, `clk_i` and `rst_ni` first when clocked.
     ports: Vec<Port>,
     body: String,
     assumptions: Vec<String>,
 }
 
 impl ModuleText {
-    fn new(ports: Vec<Port>) -> Self {
+    /// A module with `ports`, and `clk_i` and `rst_ni` before them when `clocked`.
+    fn new(ports: Vec<Port>, clocked: bool) -> Self {
+        let clock = [input("clk_i", 1), input("rst_ni", 1)];
         Self {
-            ports,
+            ports: clock.into_iter().filter(|_| clocked).chain(ports).collect(),
             body: String::new(),
             assumptions: Vec::new(),
         }
@@ -75,16 +78,10 @@ impl ModuleText {
         self.assumptions.push(condition);
     }
 
-    /// The module text; `clocked` adds `clk_i` and `rst_ni`, `registered` puts an output
-    /// register (reset to 0) behind every output.
-    fn finish(mut self, clocked: bool, registered: bool) -> String {
-        let mut ports = Vec::new();
-        if clocked {
-            ports.push(input("clk_i", 1));
-            ports.push(input("rst_ni", 1));
-        }
-        ports.extend(self.ports.iter().cloned());
-        let decls: Vec<String> = ports
+    /// The module text; `registered` puts an output register (reset to 0) behind every output.
+    fn finish(mut self, registered: bool) -> String {
+        let decls: Vec<String> = self
+            .ports
             .iter()
             .map(|p| {
                 format!(
@@ -136,7 +133,7 @@ pub fn hash(h: &HashBlock, cfg_width: u32, latency: u32) -> Result<Reference, St
         ports.push(input("cfg_i", cfg_width));
     }
     ports.push(output("bank_o", m));
-    let mut t = ModuleText::new(ports.clone());
+    let mut t = ModuleText::new(ports, latency > 0);
     t.line(format!("wire [{}:0] bank_o_d;", m - 1));
     let claim = match &h.form {
         HashForm::Fixed(config) => {
@@ -166,15 +163,10 @@ pub fn hash(h: &HashBlock, cfg_width: u32, latency: u32) -> Result<Reference, St
             )
         }
     };
-    let claim = with_latency(claim, "bank_o", latency);
-    let mut all_ports = ports;
-    if latency > 0 {
-        all_ports.splice(0..0, [input("clk_i", 1), input("rst_ni", 1)]);
-    }
     Ok(Reference {
-        verilog: t.finish(latency > 0, latency > 0),
-        ports: all_ports,
-        claim,
+        ports: t.ports.clone(),
+        verilog: t.finish(latency > 0),
+        claim: with_latency(claim, "bank_o", latency),
         stateful: false,
     })
 }
@@ -219,6 +211,17 @@ fn configurable_hash(
             .map(|i| (format!("row{i}"), models::geometry::low_mask(n)))
             .collect(),
     };
+    for (i, a) in fields.iter().enumerate() {
+        if let Some(b) = fields[..i]
+            .iter()
+            .find(|b| a.lsb < b.lsb + b.width && b.lsb < a.lsb + a.width)
+        {
+            return Err(format!(
+                "fields `{}` and `{}` of cfg_i overlap",
+                b.name, a.name
+            ));
+        }
+    }
     let mut legal = 0f64;
     for (name, max) in &wanted {
         let f = fields
@@ -364,8 +367,7 @@ pub fn rap(r: &RapBlock, latency: u32) -> Reference {
     }
     ports.push(output("addr_o", a));
     ports.push(output("bank_o", b));
-    let mut t = ModuleText::new(ports.clone());
-    let clocked = loadable || latency > 0;
+    let mut t = ModuleText::new(ports, loadable || latency > 0);
     let width = |x: u32| format!("{b}'d{x}");
     for name in names {
         if !w.is_power_of_two() {
@@ -432,16 +434,21 @@ pub fn rap(r: &RapBlock, latency: u32) -> Reference {
         b - 1,
         b - 1
     ));
+    // The index of the element's row in row-major order, in 64 bits.
+    let wide64 = |x: &str| format!("{{{}'d0, {x}}}", 64 - b);
     let row_major = if r.dims == 2 {
-        "{56'd0, row_i}".to_string()
+        wide64("row_i")
     } else {
-        "((({56'd0, i_i} * 64'd$W + {56'd0, j_i}) * 64'd$W) + {56'd0, k_i})".to_string()
-    }
-    .replace("56", &(64 - b).to_string())
-    .replace("$W", &w.to_string());
+        format!(
+            "(({} * 64'd{w} + {}) * 64'd{w} + {})",
+            wide64("i_i"),
+            wide64("j_i"),
+            wide64("k_i")
+        )
+    };
     t.line(format!(
-        "wire [63:0] addr_full = {row_major} * 64'd{w} + {{{}'d0, bank_o_d}};",
-        64 - b
+        "wire [63:0] addr_full = {row_major} * 64'd{w} + {};",
+        wide64("bank_o_d")
     ));
     t.line(format!(
         "wire [{}:0] addr_o_d = addr_full[{}:0];",
@@ -467,13 +474,9 @@ pub fn rap(r: &RapBlock, latency: u32) -> Reference {
         (true, 0) => claim,
         (true, _) => format!("{claim}; outputs registered (one cycle, reset to 0)"),
     };
-    let mut all_ports = ports;
-    if clocked {
-        all_ports.splice(0..0, [input("clk_i", 1), input("rst_ni", 1)]);
-    }
     Reference {
-        verilog: t.finish(clocked, latency > 0),
-        ports: all_ports,
+        ports: t.ports.clone(),
+        verilog: t.finish(latency > 0),
         claim,
         stateful: loadable,
     }

@@ -73,6 +73,8 @@ pub struct Run {
     pub answer: Answer,
     /// Wall-clock seconds of the Yosys process.
     pub seconds: f64,
+    /// CPU seconds (user and system) Yosys reports at the end of its log.
+    pub cpu_seconds: Option<f64>,
     /// The script, to rerun by hand (`yosys -s <script>`).
     pub script: PathBuf,
     /// Its log.
@@ -129,6 +131,7 @@ fn solve(work: &Path, name: &str, script: &str) -> Result<Run, crate::Error> {
     Ok(Run {
         answer,
         seconds,
+        cpu_seconds: cpu_seconds(&log_text),
         script: work.join(format!("{name}.ys")),
         log,
     })
@@ -212,6 +215,15 @@ fn run(work: &Path, name: &str, script: &str) -> Result<(String, f64, PathBuf), 
     let seconds = start.elapsed().as_secs_f64();
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     Ok((text, seconds, log))
+}
+
+/// The CPU time of Yosys' last line, `End of script. ..., CPU: user 0.13s system 0.00s, ...`.
+fn cpu_seconds(log: &str) -> Option<f64> {
+    let line = log.lines().rev().find(|l| l.contains("CPU: user "))?;
+    let rest = line.split("CPU: user ").nth(1)?;
+    let (user, rest) = rest.split_once("s system ")?;
+    let system = rest.split('s').next()?;
+    Some(user.trim().parse::<f64>().ok()? + system.trim().parse::<f64>().ok()?)
 }
 
 /// Reads `sat`'s verdict and, when it failed, the model table it printed.
@@ -339,5 +351,7 @@ mod tests {
             Some(Answer::Holds)
         );
         assert_eq!(read_sat_answer("nothing"), None);
+        let end = "End of script. Logfile hash: 1f9e24c1e9, CPU: user 0.13s system 0.02s, MEM: 12.80 MB peak";
+        assert_eq!(cpu_seconds(end), Some(0.15));
     }
 }

@@ -2,6 +2,8 @@
 //! checks every generated block passes, and running the `rtl-gen` binary.
 #![allow(dead_code)]
 
+pub mod cli;
+
 use models::{HashConfig, HashConfigObject, HashKind};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
