@@ -1,5 +1,6 @@
 //! `rtl-gen mutate`: mutation testing of generated blocks against their own testbenches.
 
+use crate::cli::{JobsArg, QuietArg};
 use clap::Args;
 use rtl_gen::mutate::sites::Operator;
 use rtl_gen::mutate::{self, report, Options};
@@ -32,6 +33,7 @@ counterexample (a testbench gap), or undecided.
 Examples:
   rtl-gen mutate out/rap_w8_load --max 30
   rtl-gen mutate out/hash_bvxor_n14_b32_cfg out/d2ma_agen_s128 --operators reset-edge,constant
+  rtl-gen mutate out/d2ma_raw_check_c2_b2 --jobs 2 --quiet --json > mutants.json
   scripts/mutation.sh       # the representative blocks of docs/VERIFICATION.md, table updated
 
 Exit status: 0 when every mutant is caught or proved harmless, 1 when some survivor is not
@@ -43,25 +45,26 @@ pub struct MutateArgs {
     /// Most mutants per block (1 to 10000); more sites are sampled, every operator in turn.
     #[arg(long, default_value_t = 40)]
     max: usize,
-    /// Seed of the sampling.
+    /// Seed of the sampling of sites (when a block has more than --max).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Operators to apply (see below).
     #[arg(long, value_delimiter = ',')]
     operators: Vec<String>,
-    /// Simulator of the testbenches: iverilog or verilator.
-    #[arg(long, default_value = "iverilog")]
+    /// Simulator of the testbenches.
+    #[arg(long, default_value = "iverilog", value_parser = clap::builder::PossibleValuesParser::new(testbenches::simulator::SIMULATOR_NAMES))]
     simulator: String,
-    /// Mutants run at once.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
+    #[command(flatten)]
+    jobs: JobsArg,
+    #[command(flatten)]
+    quiet: QuietArg,
     /// Cycles from reset searched for a difference when a block has no reference (D2MA).
     #[arg(long, default_value_t = 8)]
     steps: u32,
     /// Seconds each SAT problem, and each simulation, may take.
     #[arg(long, default_value_t = 300)]
     timeout: u32,
-    /// Print one JSON document instead of the table.
+    /// Print one JSON document instead of the table (progress goes to stderr).
     #[arg(long)]
     json: bool,
     /// Also write the table and the survivors as Markdown to this file.
@@ -83,16 +86,12 @@ pub fn run(args: MutateArgs) -> Result<ExitCode, Error> {
     if !(1..=MAX_PER_BLOCK).contains(&args.max) {
         return Err(bound("--max", args.max, "1 to 10000 mutants per block"));
     }
-    if !(1..=64).contains(&args.jobs) {
-        return Err(bound("--jobs", args.jobs, "1 to 64"));
-    }
     if !(2..=64).contains(&args.steps) {
         return Err(bound("--steps", args.steps, "2 to 64 cycles"));
     }
     if !(1..=86_400).contains(&args.timeout) {
         return Err(bound("--timeout", args.timeout, "1 to 86400 seconds"));
     }
-    testbenches::simulator_by_name(&args.simulator)?;
     let operators = if args.operators.is_empty() {
         Operator::ALL.to_vec()
     } else {
@@ -112,6 +111,9 @@ pub fn run(args: MutateArgs) -> Result<ExitCode, Error> {
     for dir in &args.dirs {
         rtl_gen::prove::BlockUnderProof::load(dir)?;
     }
+    if let Some(path) = &args.markdown {
+        rtl_gen::output::OutputFolder::check_files([path.as_path()])?;
+    }
     // Bounds every testbench run (set before any thread starts).
     if std::env::var_os(testbenches::simulator::TIMEOUT_ENV).is_none() {
         std::env::set_var(
@@ -128,13 +130,16 @@ pub fn run(args: MutateArgs) -> Result<ExitCode, Error> {
         max_per_block: args.max,
         seed: args.seed,
         operators,
-        jobs: args.jobs,
         steps: args.steps,
         timeout_s: args.timeout,
         work: work.path().to_path_buf(),
     };
     let json = args.json;
+    let quiet = args.quiet.quiet;
     let progress = move |block: &str, n: usize, of: usize, m: &mutate::Mutant| {
+        if quiet {
+            return;
+        }
         let line = format!(
             "[{n}/{of}] {block} {} {}:{}: {}",
             m.operator.name(),
@@ -148,13 +153,14 @@ pub fn run(args: MutateArgs) -> Result<ExitCode, Error> {
             println!("{line}");
         }
     };
-    let blocks = args
-        .dirs
-        .iter()
-        .map(|d| mutate::mutate_block(d, &options, &progress))
-        .collect::<Result<Vec<_>, _>>()?;
+    let blocks = args.jobs.install(|| {
+        args.dirs
+            .iter()
+            .map(|d| mutate::mutate_block(d, &options, &progress))
+            .collect::<Result<Vec<_>, _>>()
+    })??;
     if let Some(path) = &args.markdown {
-        std::fs::write(path, report::markdown(&blocks)).map_err(Error::io(path))?;
+        rtl_gen::output::write_file(path, report::markdown(&blocks).as_bytes())?;
     }
     if json {
         let value = serde_json::json!({ "format_version": 1, "blocks": blocks });

@@ -1,7 +1,9 @@
 //! `rtl-gen prove`: prove generated blocks equal to independent references with Yosys' SAT
 //! solver.
 
+use crate::cli::{JobsArg, QuietArg};
 use clap::Args;
+use rayon::prelude::*;
 use rtl_gen::prove::{self, Options, Outcome};
 use rtl_gen::Error;
 use std::path::PathBuf;
@@ -26,6 +28,7 @@ Examples:
   rtl-gen hash --kind bitvector-xor --addr-bits 64 --banks 32 --configurable --out out/
   rtl-gen prove out/hash_bvxor_n64_b32_cfg          # every configuration, all 2^64 addresses
   rtl-gen prove out/rap_w8_load --steps 12 --json
+  rtl-gen prove out/* --jobs 2                      # proofs run two at a time
 
 Exit status: 0 when every proof holds, 1 when one fails or is undecided (the line gives the
 counterexample: inputs, expected, got), 2 on bad input (nothing proved).")]
@@ -39,9 +42,29 @@ pub struct ProveArgs {
     /// Seconds each SAT problem may take (1 to 86400) before the proof is undecided.
     #[arg(long, default_value_t = Options::default().timeout_s)]
     timeout: u32,
-    /// Print one JSON document instead of one line per proof.
+    #[command(flatten)]
+    jobs: JobsArg,
+    #[command(flatten)]
+    quiet: QuietArg,
+    /// Print one JSON document instead of one line per proof (progress goes to stderr).
     #[arg(long)]
     json: bool,
+}
+
+/// One line about a proof: block, verdict, what holds or why not, seconds.
+fn line(proof: &prove::Proof) -> String {
+    let (verdict, detail) = match &proof.outcome {
+        Outcome::Proved => ("PROVED", proof.claim.as_str()),
+        Outcome::Disproved { reason, .. } => ("DISPROVED", reason.as_str()),
+        Outcome::Undecided { reason } => ("UNDECIDED", reason.as_str()),
+    };
+    let cpu = proof
+        .cpu_seconds
+        .map_or(String::new(), |c| format!(", {c:.2} s CPU"));
+    format!(
+        "{}: {verdict} {}: {detail} ({:.2} s{cpu})",
+        proof.block, proof.name, proof.seconds
+    )
 }
 
 /// Runs `rtl-gen prove`.
@@ -58,30 +81,34 @@ pub fn run(args: ProveArgs) -> Result<ExitCode, Error> {
         steps: args.steps,
         timeout_s: args.timeout,
     };
-    let blocks = args
+    let mut blocks = args
         .dirs
         .iter()
         .map(|d| prove::load(d, &options))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut proofs = Vec::new();
-    for block in &blocks {
-        let proof = prove::prove(block, &options)?;
-        if !args.json {
-            let (verdict, detail) = match &proof.outcome {
-                Outcome::Proved => ("PROVED", proof.claim.clone()),
-                Outcome::Disproved { reason, .. } => ("DISPROVED", reason.clone()),
-                Outcome::Undecided { reason } => ("UNDECIDED", reason.clone()),
-            };
-            let cpu = proof
-                .cpu_seconds
-                .map_or(String::new(), |c| format!(", {c:.2} s CPU"));
-            println!(
-                "{}: {verdict} {}: {detail} ({:.2} s{cpu})",
-                proof.block, proof.name, proof.seconds
-            );
-        }
-        proofs.push(proof);
-    }
+    // A folder named twice is proved once (two proofs would share its prove/ folder).
+    let mut seen = std::collections::HashSet::new();
+    blocks.retain(|b| seen.insert(std::fs::canonicalize(&b.dir).unwrap_or_else(|_| b.dir.clone())));
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    // Each proof writes only into its own block's prove/ folder. Lines print as proofs end;
+    // the JSON document keeps the order given.
+    let proofs = args.jobs.install(|| {
+        blocks
+            .par_iter()
+            .map(|block| {
+                let proof = prove::prove(block, &options)?;
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                if args.json {
+                    if !args.quiet.quiet {
+                        eprintln!("[{n}/{}] {}", blocks.len(), line(&proof));
+                    }
+                } else {
+                    println!("{}", line(&proof));
+                }
+                Ok(proof)
+            })
+            .collect::<Result<Vec<_>, Error>>()
+    })??;
     let proved = proofs
         .iter()
         .filter(|p| p.outcome == Outcome::Proved)

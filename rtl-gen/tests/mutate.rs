@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::cli::{generate, rtl_gen};
+use common::cli::generate;
+use common::rtl_gen;
 use serde_json::Value;
 
 /// Survivors the testbenches do not catch on main today, as (family, operator): no testbench
@@ -98,7 +99,10 @@ fn bad_input_is_refused_before_any_mutant_runs() {
             vec!["--operators", "flip"],
             "--operators flip: one of logic-op, arith-op",
         ),
-        (vec!["--simulator", "vcs"], "unknown simulator `vcs`"),
+        (
+            vec!["--simulator", "vcs"],
+            "invalid value 'vcs' for '--simulator",
+        ),
         (vec!["--steps", "1"], "--steps 1: 2 to 64"),
     ] {
         let mut all = vec!["mutate", block.as_str()];

@@ -10,7 +10,8 @@ use rtl_gen::prove::block::{CfgField, HashBlock, HashForm};
 use rtl_gen::prove::{reference, yosys, BlockUnderProof, Family};
 mod common;
 
-use common::cli::{generate, rtl_gen, text};
+use common::cli::{generate, text};
+use common::rtl_gen;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -123,14 +124,25 @@ fn converters_are_proved_baked_and_loadable() {
         .collect();
     assert_eq!(loadable.len(), 5, "{lines:?}");
     // The default bound loads every entry: w writes (packed: one a word), plus the reset, a read
-    // and the output register.
-    assert!(lines[5].contains("every input sequence of 6 cycles") && lines[5].contains("4 writes"));
-    assert!(lines[7].contains("every input sequence of 3 cycles") && lines[7].contains("1 write"));
+    // and the output register. Lines print as proofs end: found by block name.
+    let of = |block: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(&format!("{block}: ")))
+            .unwrap_or_else(|| panic!("{block}: {lines:?}"))
+    };
+    let w4 = of("rap_w4_load");
     assert!(
-        lines[9].contains("loading every entry takes 9 writes"),
-        "{}",
-        lines[9]
+        w4.contains("every input sequence of 6 cycles") && w4.contains("4 writes"),
+        "{w4}"
     );
+    let w8 = of("rap_w8_load_packed");
+    assert!(
+        w8.contains("every input sequence of 3 cycles") && w8.contains("1 write"),
+        "{w8}"
+    );
+    let p3 = of("rap3p_w3_load");
+    assert!(p3.contains("loading every entry takes 9 writes"), "{p3}");
 }
 
 /// The counterexample of a failed proof, from `rtl-gen prove --json`.
@@ -275,12 +287,12 @@ fn bad_input_is_refused_before_anything_is_proved() {
     let root = tmp.path();
     let hasher = generate(root, "hash --kind modulo --addr-bits 8 --banks 4");
     let big = generate(root, "rap --w 1024 --loadable --vectors 1");
-    let d2ma = generate(root, "d2ma raw-check --ctas 1 --buffers 1");
+    let d2ma = generate(root, "d2ma agen");
     let h = hasher.display().to_string();
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
             vec![h.clone(), d2ma.display().to_string()],
-            "nothing to prove for a `d2ma` block",
+            "nothing to prove for a `d2ma agen` block",
         ),
         (
             vec![h.clone(), root.join("nowhere").display().to_string()],
@@ -479,4 +491,45 @@ fn the_adapter_reads_what_the_generators_write() {
     };
     assert_eq!((r.w, r.dims, r.tables.len()), (6, 2, 1));
     assert_eq!(r.write, Some(rtl_gen::prove::block::WritePort::Packed));
+}
+
+#[test]
+fn the_d2ma_raw_check_is_proved_at_the_papers_size_and_a_wrong_one_is_refuted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    // The paper's engine: 8 CTAs x 4 buffers.
+    let paper = generate(root, "d2ma raw-check --ctas 8 --buffers 4");
+    let lines = prove_all(root, &[paper]);
+    assert!(lines[0].contains("PROVED raw-check"), "{lines:?}");
+    // Entry 0's guard taken as closed at its end: a load at `end` waits.
+    let dir = generate(root, "d2ma raw-check --ctas 2 --buffers 2");
+    let block = BlockUnderProof::load(&dir).unwrap();
+    let original = std::fs::read_to_string(&block.rtl_files[0]).unwrap();
+    let right = "({1'b0, load_addr_i} < end_i[16:0])";
+    assert!(original.contains(right), "{original}");
+    let wrong = original.replace(right, "({1'b0, load_addr_i} <= end_i[16:0])");
+    std::fs::write(&block.rtl_files[0], wrong).unwrap();
+    let cex = counterexample(root, &dir);
+    let cycle = &cex["cycles"][0];
+    // Ports up to 128 bits wide (end_i is 68), as hex.
+    let value = |name: &str| {
+        let text = cycle["inputs"][name].as_str().unwrap();
+        u128::from_str_radix(text.trim_start_matches("0x"), 16).unwrap() as u64
+    };
+    let (start, end, addr) = (
+        value("start_i") & 0xffff,
+        value("end_i") & 0x1ffff,
+        value("load_addr_i"),
+    );
+    let guard = models::d2ma::Guard {
+        start: start as u32,
+        end: end as u32,
+        in_flight: value("busy_i") & 1 == 1,
+    };
+    // Only entry 0 differs: the model's answer for it is the expected one, and the load is at
+    // its end.
+    assert_eq!(addr, end, "{cex}");
+    assert_eq!(value("load_cta_i"), 0, "{cex}");
+    assert!(!models::d2ma::must_wait(&[guard], addr as u16), "{cex}");
+    assert_eq!(hex(&cycle["got"]["wait_o"]), 1, "{cex}");
 }

@@ -44,8 +44,6 @@ pub struct Options {
     pub seed: u64,
     /// The operators to apply.
     pub operators: Vec<Operator>,
-    /// Mutants run at once.
-    pub jobs: usize,
     /// Cycles of the search from reset for a survivor without a reference (D²MA blocks).
     pub steps: u32,
     /// Seconds each SAT problem may take.
@@ -227,11 +225,12 @@ fn simulate(dir: &Path, simulator: &str) -> Result<Option<Verdict>, Error> {
                 how: format!("the simulation did not pass ({reason})"),
             }))
         }
-        Err(Error::Testbench(testbenches::Error::ToolFailed { output, .. })) => {
-            Ok(Some(Verdict::Stillborn {
-                why: output.lines().next().unwrap_or("build failed").to_string(),
-            }))
-        }
+        Err(Error::Testbench(testbenches::Error::Tool(hdl_util::Error::ToolFailed {
+            output,
+            ..
+        }))) => Ok(Some(Verdict::Stillborn {
+            why: output.lines().next().unwrap_or("build failed").to_string(),
+        })),
         Err(e) => Err(e),
     }
 }
@@ -381,6 +380,7 @@ fn family_of(block: &BlockUnderProof) -> String {
                 Some(prove::block::WritePort::Packed) => " loadable packed",
             }
         ),
+        Family::RawCheck(_) => "d2ma raw-check".to_string(),
         Family::Other(f) => f.clone(),
     }
 }
@@ -408,21 +408,16 @@ pub fn mutate_block(
         .collect::<Result<Vec<_>, _>>()?;
     let (sites, planned) = plan(&texts, options, &block.top);
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.max(1))
-        .build()
-        .map_err(|e| Error::io(&options.work)(std::io::Error::other(e.to_string())))?;
-    let mutants = pool.install(|| {
-        planned
-            .par_iter()
-            .map(|p| {
-                let m = run_mutant(&block, &texts, p, options)?;
-                let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                progress(&block.top, n, planned.len(), &m);
-                Ok(m)
-            })
-            .collect::<Result<Vec<_>, Error>>()
-    })?;
+    // The mutants run on the current rayon pool (the caller's `--jobs`).
+    let mutants = planned
+        .par_iter()
+        .map(|p| {
+            let m = run_mutant(&block, &texts, p, options)?;
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+            progress(&block.top, n, planned.len(), &m);
+            Ok(m)
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
     Ok(BlockMutants {
         block: block.top.clone(),
         family: family_of(&block),

@@ -1,17 +1,18 @@
 //! The manifest adapter: what the prover and the mutation tool read from a block folder.
 //!
-//! The manifest is read as plain JSON and only these keys are used, all in this file, so that
-//! a change of the manifest's layout is one edit here:
+//! The typed manifest ([`crate::manifest::Manifest`]) gives the family, the top module and its
+//! files, the ports, the timing and the fields of `cfg_i`; the family's configuration object is
+//! read here as plain JSON, so that a change of its layout is one edit in this file:
 //!
-//! | key | used for |
+//! | manifest key | used for |
 //! |---|---|
-//! | `block` | the family: `hash`, `rap` (others have no reference) |
-//! | `top`, `rtl_files` | the module and its files |
-//! | `ports[].name`, `.direction`, `.width` | the interface the reference must match |
-//! | `pipeline` | one output register |
+//! | `family` | `hash`, `rap`, `d2ma` |
+//! | `top`, `rtl_files`, `ports` | the module, its files, the interface the reference must match |
+//! | `timing` | combinational, or pipelined with one register of latency |
 //! | `variant` | `fixed` or `configurable` (hash) |
 //! | `configuration` | the hash's configuration object; RAP's `dims`, `w`, `tables`, `loadable`, `packed`, `kind`, `seed`, `wide` |
-//! | `cfg_fields[].name`, `.lsb`, `.width` | the `cfg_i` layout of a configurable hash |
+//! | `fields.cfg_i` | the `cfg_i` layout of a configurable hash |
+//! | `kind` | `raw-check` (d2ma: the only D²MA block with a reference); its `ctas`, `buffers` |
 
 use super::ProveError;
 use models::{HashConfig, HashConfigObject, HashKind};
@@ -85,6 +86,15 @@ pub struct RapBlock {
     pub write: Option<WritePort>,
 }
 
+/// The D²MA RAW check as the prover sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct RawCheckBlock {
+    /// CTAs.
+    pub ctas: u32,
+    /// Buffers per CTA.
+    pub buffers: u32,
+}
+
 /// What a block folder holds, in the terms the prover needs.
 #[derive(Debug, Clone)]
 pub enum Family {
@@ -92,7 +102,9 @@ pub enum Family {
     Hash(HashBlock),
     /// An address converter.
     Rap(RapBlock),
-    /// A family with no reference (the D²MA blocks), by its manifest name.
+    /// The D²MA RAW check.
+    RawCheck(RawCheckBlock),
+    /// A block with no reference (the other D²MA blocks), by its family and kind.
     Other(String),
 }
 
@@ -195,54 +207,63 @@ impl<'a> Field<'a> {
 impl BlockUnderProof {
     /// Reads the block in `dir` through its manifest `<dir>/<dir name>.json`.
     pub fn load(dir: &Path) -> Result<Self, crate::Error> {
-        let (_, manifest) = crate::manifest::Manifest::load(dir)?;
+        let (manifest, path) = crate::manifest::Manifest::load(dir)?;
         let dir = std::path::absolute(dir).map_err(crate::Error::io(dir))?;
-        let text = std::fs::read_to_string(&manifest).map_err(crate::Error::io(&manifest))?;
-        let json: Value = serde_json::from_str(&text).map_err(|e| crate::Error::ConfigFile {
-            path: manifest.clone(),
+        let json = serde_json::to_value(&manifest).map_err(|e| crate::Error::ConfigFile {
+            path: path.clone(),
             message: e.to_string(),
         })?;
         let root = Field {
-            manifest: &manifest,
+            manifest: &path,
             key: String::new(),
             value: Some(&json),
         };
-        let top = root.get("top").str()?.to_string();
-        let rtl_files = root
-            .get("rtl_files")
-            .items()?
+        let ports = manifest
+            .ports
             .iter()
-            .map(|f| f.str().map(|s| dir.join(s)))
-            .collect::<Result<Vec<_>, _>>()?;
-        let ports = root
-            .get("ports")
-            .items()?
-            .iter()
-            .map(|p| {
-                let direction = p.get("direction");
+            .enumerate()
+            .map(|(i, p)| {
+                let input = match p.direction.as_str() {
+                    "input" => true,
+                    "output" => false,
+                    _ => {
+                        return Err(root
+                            .get(&format!("ports[{i}].direction"))
+                            .bad("input or output"))
+                    }
+                };
                 Ok(Port {
-                    name: p.get("name").str()?.to_string(),
-                    input: match direction.str()? {
-                        "input" => true,
-                        "output" => false,
-                        _ => return Err(direction.bad("input or output")),
-                    },
-                    width: p.get("width").u32()?,
+                    name: p.name.clone(),
+                    input,
+                    width: p.width,
                 })
             })
             .collect::<Result<Vec<_>, ProveError>>()?;
-        let latency = u32::from(root.get("pipeline").bool_or(false)?);
-        let block = root.get("block");
-        let family = match block.str()? {
-            "hash" => Family::Hash(read_hash(&root)?),
+        let latency = match manifest.timing.timing {
+            // A loadable converter is clocked: its table is state, its outputs follow the
+            // read inputs in the same cycle.
+            testbenches::Timing::Combinational | testbenches::Timing::Clocked => 0,
+            testbenches::Timing::Pipelined { latency: 1 } => 1,
+            // Only the hash and rap references use the latency.
+            _ if !matches!(manifest.family.as_str(), "hash" | "rap") => 0,
+            _ => {
+                return Err(root
+                    .get("timing")
+                    .bad("combinational, clocked, or pipelined with latency 1")
+                    .into())
+            }
+        };
+        let family = match manifest.family.as_str() {
+            "hash" => Family::Hash(read_hash(&root, &manifest)?),
             "rap" => Family::Rap(read_rap(&root)?),
-            other => Family::Other(other.to_string()),
+            "d2ma" if manifest.kind == "raw-check" => Family::RawCheck(read_raw_check(&root)?),
+            other => Family::Other(format!("{other} {}", manifest.kind)),
         };
         Ok(Self {
-            dir,
-            manifest,
-            top,
-            rtl_files,
+            dir: dir.clone(),
+            manifest: path,
+            top: manifest.top,
+            rtl_files: manifest.rtl_files.iter().map(|f| dir.join(f)).collect(),
             ports,
             latency,
             family,
@@ -255,7 +276,7 @@ impl BlockUnderProof {
     }
 }
 
-fn read_hash(root: &Field) -> Result<HashBlock, ProveError> {
+fn read_hash(root: &Field, manifest: &crate::manifest::Manifest) -> Result<HashBlock, ProveError> {
     let configuration = root.get("configuration");
     let object: HashConfigObject = configuration
         .value
@@ -272,18 +293,17 @@ fn read_hash(root: &Field) -> Result<HashBlock, ProveError> {
     let geometry = models::Geometry::new(object.addr_bits, object.banks)
         .map_err(|e| shape.bad(&e.to_string()))?;
     let form = if configurable {
-        let fields = root
-            .get("cfg_fields")
-            .items()?
+        let fields = manifest
+            .fields
+            .get("cfg_i")
+            .ok_or_else(|| root.get("fields").get("cfg_i").bad("the fields of cfg_i"))?
             .iter()
-            .map(|f| {
-                Ok(CfgField {
-                    name: f.get("name").str()?.to_string(),
-                    lsb: f.get("lsb").u32()?,
-                    width: f.get("width").u32()?,
-                })
+            .map(|f| CfgField {
+                name: f.name.clone(),
+                lsb: f.lsb,
+                width: f.width,
             })
-            .collect::<Result<Vec<_>, ProveError>>()?;
+            .collect();
         HashForm::Configurable(fields)
     } else {
         let (_, config) = object
@@ -302,6 +322,28 @@ fn read_hash(root: &Field) -> Result<HashBlock, ProveError> {
         bank_bits: geometry.bank_bits(),
         form,
     })
+}
+
+/// The most CTAs and buffers a RAW check is read with (`rtl-gen d2ma --ctas`, `--buffers`).
+const MAX_ENTRIES: u32 = 1024;
+
+fn read_raw_check(root: &Field) -> Result<RawCheckBlock, ProveError> {
+    let c = root.get("configuration");
+    let count = |key: &str| {
+        let field = c.get(key);
+        field
+            .u32()
+            .ok()
+            .filter(|v| (1..=MAX_ENTRIES).contains(v))
+            .ok_or_else(|| field.bad(&format!("1 to {MAX_ENTRIES}")))
+    };
+    let (ctas, buffers) = (count("ctas")?, count("buffers")?);
+    if ctas * buffers > MAX_ENTRIES {
+        return Err(c
+            .get("buffers")
+            .bad(&format!("ctas x buffers at most {MAX_ENTRIES}")));
+    }
+    Ok(RawCheckBlock { ctas, buffers })
 }
 
 /// The largest `w` a converter has (`rtl-gen rap --w`).

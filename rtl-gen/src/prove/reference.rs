@@ -7,7 +7,7 @@
 //! (field values in range, indices below `w`, loaded shifts below `w`): the proof covers every
 //! input the assumptions allow.
 
-use super::block::{CfgField, HashBlock, HashForm, Port, RapBlock, WritePort};
+use super::block::{CfgField, HashBlock, HashForm, Port, RapBlock, RawCheckBlock, WritePort};
 use models::HashKind;
 use std::fmt::Write;
 
@@ -479,5 +479,65 @@ pub fn rap(r: &RapBlock, latency: u32) -> Reference {
         verilog: t.finish(latency > 0),
         claim,
         stateful: loadable,
+    }
+}
+
+/// Bits of a shared byte address (the D²MA RAW check's `load_addr_i`, a guard's start).
+const SHARED_BITS: u32 = 16;
+
+/// The reference of the D²MA RAW check, from `models::d2ma::raw`: a load waits when it is valid
+/// and some guard of its own CTA (entry `e = cta * buffers + buf`) is in flight with
+/// `start <= addr < end` (`Guard::blocks`, `must_wait`); `release_o` is one-hot in the CTA of a
+/// completed buffer. CTA numbers at or above `ctas` are assumed away. `start <= addr` is written
+/// `!(addr < start)`: the same function, in the form whose comparator the solver matches with
+/// the block's at once (a `<=` against a `<` takes it minutes at 2 x 2 entries).
+pub fn raw_check(r: &RawCheckBlock) -> Reference {
+    let e = r.ctas * r.buffers;
+    let cb = bits_to_hold(u64::from(r.ctas - 1));
+    let ports = vec![
+        input("load_valid_i", 1),
+        input("load_cta_i", cb),
+        input("load_addr_i", SHARED_BITS),
+        input("busy_i", e),
+        input("start_i", SHARED_BITS * e),
+        input("end_i", (SHARED_BITS + 1) * e),
+        input("done_valid_i", 1),
+        input("done_cta_i", cb),
+        output("wait_o", 1),
+        output("release_o", r.ctas),
+    ];
+    let mut t = ModuleText::new(ports.clone(), false);
+    if !r.ctas.is_power_of_two() {
+        t.assume(format!("load_cta_i < {cb}'d{}", r.ctas));
+        t.assume(format!("done_cta_i < {cb}'d{}", r.ctas));
+    }
+    t.line("wire [0:0] wait_o_d;");
+    t.line(format!("wire [{}:0] release_o_d;", r.ctas - 1));
+    t.line(format!("wire [{}:0] blocks;", e - 1));
+    t.line("wire [16:0] addr = {1'b0, load_addr_i};");
+    for entry in 0..e {
+        let cta = entry / r.buffers;
+        t.line(format!(
+            "assign blocks[{entry}] = busy_i[{entry}] && load_cta_i == {cb}'d{cta} && \
+             !(addr < {{1'b0, start_i[{}+:16]}}) && addr < end_i[{}+:17];",
+            16 * entry,
+            17 * entry
+        ));
+    }
+    t.line("assign wait_o_d = load_valid_i && (|blocks);");
+    for c in 0..r.ctas {
+        t.line(format!(
+            "assign release_o_d[{c}] = done_valid_i && done_cta_i == {cb}'d{c};"
+        ));
+    }
+    Reference {
+        verilog: t.finish(false),
+        ports,
+        claim: format!(
+            "wait_o and release_o = the RAW check of models::d2ma::raw (Guard::blocks over the \
+             load's CTA, {} CTAs x {} buffers) for every load, guard and completion",
+            r.ctas, r.buffers
+        ),
+        stateful: false,
     }
 }

@@ -1,16 +1,8 @@
-//! Running the `rtl-gen` binary from the integration tests.
+//! Generating blocks with the `rtl-gen` binary from the integration tests.
 
+use super::rtl_gen;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-/// Runs `rtl-gen` with `args` in `dir`.
-pub fn rtl_gen(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("rtl-gen runs")
-}
+use std::process::Output;
 
 /// Standard output then standard error, as text.
 pub fn text(o: &Output) -> String {
