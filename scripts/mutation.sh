@@ -7,9 +7,10 @@
 # Exit status: that of `rtl-gen mutate` (1 when a survivor is not proved harmless).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-cargo build --release -p rtl-gen
-rtl_gen=target/release/rtl-gen
+scripts/setup.sh > /dev/null
+# RTL_GEN: a binary to use instead of building the release one.
+rtl_gen=${RTL_GEN:-target/release/rtl-gen}
+if [ -z "${RTL_GEN:-}" ]; then cargo build --release -p rtl-gen; fi
 out=out/mutation
 rm -rf "$out"
 mkdir -p "$out" docs/verification
@@ -32,7 +33,7 @@ blocks=(
   d2ma_agen_s128 d2ma_controller_c2_b2 d2ma_raw_check_c2_b2 d2ma_engine_c2_b2_g24
 )
 status=0
-"$rtl_gen" mutate "${blocks[@]/#/$out/}" --max 40 --jobs 2 --markdown "$out/mutants.md" --json "$@" \
+"$rtl_gen" mutate "${blocks[@]/#/$out/}" --jobs 2 --quiet --markdown "$out/mutants.md" --json "$@" \
   > docs/verification/mutants.json || status=$?
 if [ "$status" -gt 1 ]; then exit "$status"; fi
 {

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The proofs of docs/VERIFICATION.md: every hash kind in every variant at the paper's size
 # (14 address bits, 32 banks) and at 64 address bits, and RAP, RAS and 3P converters baked and
-# loadable, generated into out/prove/ and proved with `rtl-gen prove` (one line per block, with
+# loadable, and the D2MA RAW check (2 x 2, the paper's 8 x 4, the largest 32 x 8), generated into
+# out/prove/ and proved with `rtl-gen prove` (one line per block, with
 # Yosys' wall-clock and CPU seconds). Extra arguments go to `rtl-gen prove` (e.g. --json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cargo build --release -p rtl-gen
-rtl_gen=target/release/rtl-gen
+# RTL_GEN: a binary to use instead of building the release one.
+rtl_gen=${RTL_GEN:-target/release/rtl-gen}
+if [ -z "${RTL_GEN:-}" ]; then cargo build --release -p rtl-gen; fi
 out=out/prove
 rm -rf "$out"
 mkdir -p "$out"
@@ -38,4 +40,7 @@ gen rap --w 8 --loadable --packed
 gen rap --w 12 --loadable --packed --pipeline
 gen rap --w 32 --loadable
 gen rap --w 3 --dims 4 --loadable
+gen d2ma raw-check --ctas 2 --buffers 2
+gen d2ma raw-check --ctas 8 --buffers 4
+gen d2ma raw-check --ctas 32 --buffers 8
 exec "$rtl_gen" prove "$out"/* "$@"

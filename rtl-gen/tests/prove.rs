@@ -145,6 +145,28 @@ fn converters_are_proved_baked_and_loadable() {
     assert!(p3.contains("loading every entry takes 9 writes"), "{p3}");
 }
 
+#[test]
+fn converters_at_the_papers_size_are_proved_within_a_bound() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    // w = 32 (32 banks): baked RAP and 3P for every element (3P: all 2^20); loadable RAP, one
+    // entry and one packed word a write, for every input sequence of 5 cycles from reset (any
+    // four writes of any entries or words, reads at any index in every cycle). Loading all 32
+    // entries takes 34 cycles: a 460 000-variable problem, minutes of SAT (docs/VERIFICATION.md).
+    let baked = ["rap --w 32 --seed 1", "rap --w 32 --dims 4 --seed 1"].map(|a| generate(root, a));
+    prove_all(root, &baked);
+    let loadable =
+        ["rap --w 32 --loadable", "rap --w 32 --loadable --packed"].map(|a| generate(root, a));
+    let mut args = vec!["prove".to_string(), "--steps".into(), "5".into()];
+    args.extend(loadable.iter().map(|d| d.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = rtl_gen(root, &args);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert_eq!(out.matches("PROVED loaded-tables").count(), 2, "{out}");
+    assert!(out.contains("every input sequence of 5 cycles"), "{out}");
+}
+
 /// The counterexample of a failed proof, from `rtl-gen prove --json`.
 fn counterexample(root: &Path, dir: &Path) -> Value {
     let o = rtl_gen(root, &["prove", "--json", &dir.display().to_string()]);
