@@ -126,7 +126,7 @@ mod tests {
         assert!(l.contains("abc -liberty \"/p/lib.lib\" -script liberty.abc"));
         assert!(l.contains("stat -liberty \"/p/lib.lib\""));
         assert!(g.contains("abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX"));
-        assert!(g.contains("stat -tech cmos") && g.contains("ltp -noff"));
+        assert!(g.contains("stat -json -tech cmos") && g.contains("ltp -noff"));
     }
 
     #[test]
