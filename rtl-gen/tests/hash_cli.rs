@@ -25,28 +25,15 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-const FIG5: &[&str] = &[
-    "hash",
-    "--kind",
-    "bitvector-xor",
-    "--addr-bits",
-    "14",
-    "--banks",
-    "32",
-    "--k1",
-    "2",
-    "--k2",
-    "8",
-    "--mask",
-    "7",
-    "--out",
-    "out/",
-];
+/// The Fig. 5 hasher into `out/`.
+fn fig5() -> Vec<&'static str> {
+    [&common::FIG5_HASH[..], &["out/"]].concat()
+}
 
 #[test]
 fn quick_start_generates_and_cosimulates() {
     let tmp = tempfile::tempdir().unwrap();
-    let o = rtl_gen(tmp.path(), FIG5);
+    let o = rtl_gen(tmp.path(), &fig5());
     assert!(o.status.success(), "{}", stderr(&o));
     let block = tmp.path().join("out/hash_bvxor_n14_b32");
     for f in [
@@ -97,7 +84,7 @@ fn same_command_gives_byte_identical_files() {
 #[test]
 fn manifest_configuration_feeds_back() {
     let tmp = tempfile::tempdir().unwrap();
-    assert!(rtl_gen(tmp.path(), FIG5).status.success());
+    assert!(rtl_gen(tmp.path(), &fig5()).status.success());
     let manifest = "out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json";
     let o = rtl_gen(
         tmp.path(),

@@ -109,26 +109,7 @@ fn sweep_covers_every_configuration_on_every_address() {
 #[test]
 fn cli_fast_flag() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = common::rtl_gen(
-        tmp.path(),
-        &[
-            "hash",
-            "--kind",
-            "bitvector-xor",
-            "--addr-bits",
-            "14",
-            "--banks",
-            "32",
-            "--k1",
-            "2",
-            "--k2",
-            "8",
-            "--mask",
-            "7",
-            "--out",
-            ".",
-        ],
-    );
+    let out = common::rtl_gen(tmp.path(), &[&common::FIG5_HASH[..], &["."]].concat());
     assert!(out.status.success(), "{out:?}");
     let dir = "hash_bvxor_n14_b32";
     let out = common::rtl_gen(tmp.path(), &["cosim", dir, "--fast", "--vectors", "5000"]);

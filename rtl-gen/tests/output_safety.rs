@@ -326,22 +326,7 @@ fn an_interrupted_cosim_ends_its_simulator() {
 #[test]
 fn concurrent_runs_into_one_output_both_succeed() {
     let tmp = tempfile::tempdir().unwrap();
-    let fig5 = [
-        "hash",
-        "--kind",
-        "bitvector-xor",
-        "--addr-bits",
-        "14",
-        "--banks",
-        "32",
-        "--k1",
-        "2",
-        "--k2",
-        "8",
-        "--mask",
-        "7",
-        "--out",
-    ];
+    let fig5 = common::FIG5_HASH;
     // The reference: the same command alone, in another folder (the manifest records it).
     std::fs::create_dir(tmp.path().join("alone")).unwrap();
     let reference = tmp.path().join("alone/o");

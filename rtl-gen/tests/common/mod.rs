@@ -11,6 +11,25 @@ use rtl_gen::hash::HashDesign;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The XOR paper's Fig. 5 hasher (bit-vector XOR, 14 address bits, 32 banks, k1 2, k2 8, mask
+/// 7) as `rtl-gen` arguments, without `--out`'s value: the block most CLI tests generate.
+pub const FIG5_HASH: [&str; 14] = [
+    "hash",
+    "--kind",
+    "bitvector-xor",
+    "--addr-bits",
+    "14",
+    "--banks",
+    "32",
+    "--k1",
+    "2",
+    "--k2",
+    "8",
+    "--mask",
+    "7",
+    "--out",
+];
+
 /// The shapes every kind is exercised at: the paper's Fermi case (n = 14, 32 banks), n = m,
 /// m = 1, n = 64, the smallest (n = 1) and a wide one (n = 64, 65536 banks).
 pub const SHAPES: [(u32, u64); 6] = [(14, 32), (5, 32), (8, 2), (64, 32), (1, 2), (64, 65536)];
