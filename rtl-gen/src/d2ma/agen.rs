@@ -13,8 +13,9 @@
 //! base. The AGEN has no multiplier for that origin: it steps the row-start address back one
 //! leading dimension a cycle, `halo_rows` cycles between `start_i` and the first chunk.
 //!
-//! A chunk that needs a request waits while `mem_ready_i` is low (the shader's memory unit has
-//! priority on the shared port); other chunks never wait. Outputs are combinational from the
+//! Every chunk waits while `mem_ready_i` is low (the shader's memory unit has priority on the
+//! shared port, which constant stores use too; the engine's data path holds it low while its
+//! chunk queue or MSHRs are full). Outputs are combinational from the
 //! state, `entry_i` and `mem_ready_i`, and zero when not valid. A transfer takes one cycle to
 //! start (plus the halo rows): the first chunk appears the cycle after `start_i`.
 
@@ -97,7 +98,7 @@ impl Ports {
         let mem_ready = m.input(
             "mem_ready_i",
             1,
-            "The memory port takes a request this cycle (low while the memory unit has it).",
+            "The memory port takes a request and the chunk this cycle (low: every chunk waits).",
         );
         Self {
             start,
@@ -370,12 +371,7 @@ impl Chunk {
             ),
         );
         let walking = m.wire_of("walking", w.busy.q.expr().and(w.rewind.q.expr().not()));
-        let fire = m.wire_of(
-            "fire",
-            walking
-                .expr()
-                .and(need_req.expr().not().or(mem_ready.expr())),
-        );
+        let fire = m.wire_of("fire", walking.expr().and(mem_ready.expr()));
         let j_next = m.wire_of("col_next", j.expr().add(len.expr()));
         let at_row_end = m.wire_of("at_row_end", j_next.expr().eq(e.walk_cols.expr()));
         let i_next = m.wire_of("row_next", i.expr().add(Expr::constant(1, wb)));

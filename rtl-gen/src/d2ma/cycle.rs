@@ -239,7 +239,7 @@ impl AgenModel {
                 // One halo row stepped back, no chunk.
                 self.rewind -= 1;
             } else if let Some(&chunk) = self.pending.front() {
-                if chunk.request.is_none() || input.mem_ready {
+                if input.mem_ready {
                     self.pending.pop_front();
                     out.chunk = Some(chunk);
                     out.done = self.pending.is_empty();

@@ -15,9 +15,11 @@
 //!   requests in flight (20 bits); it completes when its walk has ended and the count is zero.
 //!   One completion a cycle (lowest index first) frees the entry and releases the CTA.
 
-use super::{agen, controller, raw_check, D2maDesign, Unit};
+use super::writeback::DataPath;
+use super::{agen, controller, extent, raw_check, writeback, D2maDesign, Unit};
 use super::{CFG_DATA_BITS, CHUNK_BYTES_BITS, PART_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
+use std::collections::BTreeMap;
 use std::ops::{Add, Not, Sub};
 
 /// Bits of an entry's count of requests in flight.
@@ -35,11 +37,40 @@ pub fn build(
     header: Vec<String>,
     sub_header: &dyn Fn(&D2maDesign) -> Vec<String>,
 ) -> (Module, Vec<Module>) {
+    build_with(design, None, header, sub_header)
+}
+
+/// The name of the engine of `design` with the data path `data`: the engine's, then
+/// `_w<fill words>x<word bytes>_a<address bits>_m<MSHRs>_q<chunks>`.
+pub fn data_name(design: &D2maDesign, data: &DataPath) -> String {
+    format!(
+        "{}_w{}x{}_a{}_m{}_q{}",
+        design.name(),
+        data.fill_words,
+        data.word_bytes,
+        data.addr_bits,
+        data.mshrs,
+        data.chunks
+    )
+}
+
+/// Builds the engine of `design`, with the data path into a shared memory's fill port when
+/// `data` is given (module [`data_name`], its `_writeback` and `_extent` sub-modules built here
+/// too): then responses carry the segment's data and an MSHR tag, part 3 of a configuration
+/// command is the extent of the out-of-bounds fill, and a buffer completes when its last chunk
+/// is written to shared memory.
+pub fn build_with(
+    design: &D2maDesign,
+    data: Option<&DataPath>,
+    header: Vec<String>,
+    sub_header: &dyn Fn(&D2maDesign) -> Vec<String>,
+) -> (Module, Vec<Module>) {
     let [agen_d, ctrl_d, raw_d] = parts(design);
     let agen_m = agen::build(&agen_d, sub_header(&agen_d));
     let ctrl_m = controller::build(&ctrl_d, sub_header(&ctrl_d));
     let raw_m = raw_check::build(&raw_d, sub_header(&raw_d));
-    let mut m = Module::new(design.name()).with_header(header);
+    let name = data.map_or_else(|| design.name(), |dp| data_name(design, dp));
+    let mut m = Module::new(name.clone()).with_header(header.clone());
     m.add_clock();
     let (cb, bb, e) = (design.cta_bits(), design.buf_bits(), design.entries());
     let seg_lg = design.segment_bytes.trailing_zeros();
@@ -57,30 +88,31 @@ pub fn build(
     let load_addr = m.input("load_addr_i", SHARED_BITS, "The load's shared address.");
     let req_ready = m.input("mem_req_ready_i", 1, "The memory port takes a request.");
     let resp_valid = m.input("mem_resp_valid_i", 1, "A response returns.");
-    let resp_cta = m.input("mem_resp_cta_i", cb, "The response's CTA.");
-    let resp_buf = m.input("mem_resp_buf_i", bb, "The response's buffer.");
+    let resp = match data {
+        None => Response::Tagged {
+            cta: m.input("mem_resp_cta_i", cb, "The response's CTA."),
+            buf: m.input("mem_resp_buf_i", bb, "The response's buffer."),
+        },
+        Some(dp) => Response::Data {
+            tag: m.input("mem_resp_tag_i", dp.tag_bits(), "The response's MSHR."),
+            data: m.input(
+                "mem_resp_data_i",
+                design.segment_bytes * 8,
+                "The segment's data, byte 0 lowest.",
+            ),
+            fill_ready: m.input("fill_ready_i", 1, "The shared memory takes the beat."),
+        },
+    };
     let req_valid_o = m.output("mem_req_valid_o", 1, "A segment request.");
     let req_addr_o = m.output(
         "mem_req_addr_o",
         design.global_bits,
         "The segment's address.",
     );
-    let tag_cta_o = m.output("tag_cta_o", cb, "CTA of the request and chunk.");
-    let tag_buf_o = m.output("tag_buf_o", bb, "Buffer of the request and chunk.");
-    let chunk_valid_o = m.output("chunk_valid_o", 1, "A chunk this cycle.");
-    let chunk_const_o = m.output("chunk_const_o", 1, "The chunk is a halo constant store.");
-    let chunk_shared_o = m.output("chunk_shared_o", SHARED_BITS, "The chunk's shared address.");
-    let chunk_offset_o = m.output(
-        "chunk_offset_o",
-        seg_lg,
-        "The chunk's offset in its segment.",
-    );
-    let chunk_bytes_o = m.output("chunk_bytes_o", CHUNK_BYTES_BITS, "The chunk's bytes.");
-    let const_o = m.output(
-        "const_o",
-        SHARED_BITS,
-        "The halo constant of a constant chunk.",
-    );
+    let chunk_ports = data
+        .is_none()
+        .then(|| ChunkPorts::declare(&mut m, cb, bb, seg_lg));
+    let fill_ports = data.map(|dp| FillPorts::declare(&mut m, dp));
     let complete_valid_o = m.output("complete_valid_o", 1, "A buffer completed.");
     let complete_cta_o = m.output("complete_cta_o", cb, "The completed buffer's CTA.");
     let complete_buf_o = m.output("complete_buf_o", bb, "The completed buffer.");
@@ -108,8 +140,21 @@ pub fn build(
     let (any_ready, grant_cta, grant_buf) = first(&mut m, "grant", &ready);
     let agen_busy = m.wire("agen_busy_now", 1);
     let launch = m.wire_of("launch", any_ready.expr().and(agen_busy.expr().not()));
-    let can = m.wire("can_complete", e);
-    let (complete, done_cta, done_buf) = first(&mut m, "done", &can);
+    let ((complete, done_cta, done_buf), can) = match data {
+        None => {
+            let can = m.wire("can_complete", e);
+            let done = first(&mut m, "done", &can);
+            (done, Some(can))
+        }
+        Some(_) => (
+            (
+                m.wire("done_any", 1),
+                m.wire("done_cta", cb),
+                m.wire("done_buf", bb),
+            ),
+            None,
+        ),
+    };
     // The controller's read port shows the AGEN the entry it walks (read in place), and the
     // granted entry while the AGEN is idle.
     let (cur_cta, cur_cta_d) = m.state("cur_cta", cb, 0);
@@ -144,13 +189,19 @@ pub fn build(
     );
     m.assign(&ready, ctrl["ready_o"].expr());
     m.assign(&busy, ctrl["busy_o"].expr());
+    // With the data path, the AGEN also waits for room in the writeback's queue and MSHRs.
+    let chunk_room = data.map(|_| m.wire("chunk_room", 1));
+    let agen_ready = match &chunk_room {
+        None => req_ready.clone(),
+        Some(room) => m.wire_of("agen_ready", req_ready.expr().and(room.expr())),
+    };
     let ag = m.instantiate(
         &agen_m,
         "agen",
         vec![
             ("start_i", launch.expr()),
             ("entry_i", ctrl["rd_entry_o"].expr()),
-            ("mem_ready_i", req_ready.expr()),
+            ("mem_ready_i", agen_ready.expr()),
         ],
     );
     m.assign(&agen_busy, ag["busy_o"].expr());
@@ -178,19 +229,238 @@ pub fn build(
         &cur_buf_d,
         Expr::mux(launch.expr(), grant_buf.expr(), cur_buf.expr()),
     );
+    m.assign(&req_valid_o, ag["req_valid_o"].expr());
+    m.assign(&req_addr_o, ag["req_addr_o"].expr());
+    let mut subs = vec![agen_m, ctrl_m, raw_m];
+    match (resp, chunk_ports, fill_ports, can, chunk_room) {
+        (Response::Tagged { cta, buf }, Some(ports), None, Some(can), None) => {
+            let walk = (&cur_cta, &cur_buf);
+            count_responses(
+                &mut m,
+                design,
+                &ag,
+                walk,
+                (&resp_valid, &cta, &buf),
+                &busy,
+                &can,
+            );
+            ports.assign(&mut m, design, &ag, &cur_cta, &cur_buf);
+        }
+        (
+            Response::Data {
+                tag,
+                data: segment,
+                fill_ready,
+            },
+            None,
+            Some(ports),
+            None,
+            Some(room),
+        ) => {
+            let dp = data.unwrap_or_else(|| unreachable!());
+            let wb_m = writeback::build(design, dp, &format!("{name}_writeback"), header.clone());
+            let x_m = extent::build(design, &format!("{name}_extent"), header);
+            let x = m.instantiate(
+                &x_m,
+                "extent",
+                vec![
+                    ("cfg_valid_i", cfg_valid.expr()),
+                    ("cfg_cta_i", cfg_cta.expr()),
+                    ("cfg_buf_i", cfg_buf.expr()),
+                    ("cfg_part_i", cfg_part.expr()),
+                    ("cfg_data_i", cfg_data.expr()),
+                    ("busy_i", busy.expr()),
+                    ("start_i", launch.expr()),
+                    ("cur_cta_i", cur_cta.expr()),
+                    ("cur_buf_i", cur_buf.expr()),
+                    ("entry_i", ctrl["rd_entry_o"].expr()),
+                    ("chunk_valid_i", ag["chunk_valid_o"].expr()),
+                    ("chunk_bytes_i", ag["chunk_bytes_o"].expr()),
+                ],
+            );
+            let size = models::d2ma::entry::field("size");
+            let w = m.instantiate(
+                &wb_m,
+                "wb",
+                vec![
+                    ("chunk_valid_i", ag["chunk_valid_o"].expr()),
+                    ("chunk_req_i", ag["req_valid_o"].expr()),
+                    ("chunk_const_i", ag["chunk_const_o"].expr()),
+                    ("chunk_last_i", ag["done_o"].expr()),
+                    ("chunk_shared_i", ag["chunk_shared_o"].expr()),
+                    ("chunk_offset_i", ag["chunk_global_o"].slice(seg_lg - 1, 0)),
+                    ("chunk_bytes_i", ag["chunk_bytes_o"].expr()),
+                    ("chunk_keep_i", x["keep_o"].expr()),
+                    (
+                        "chunk_size_i",
+                        ctrl["rd_entry_o"].slice(size.lsb + size.width - 1, size.lsb),
+                    ),
+                    ("const_i", ag["const_o"].expr()),
+                    ("chunk_cta_i", cur_cta.expr()),
+                    ("chunk_buf_i", cur_buf.expr()),
+                    ("mem_resp_valid_i", resp_valid.expr()),
+                    ("mem_resp_tag_i", tag.expr()),
+                    ("mem_resp_data_i", segment.expr()),
+                    ("fill_ready_i", fill_ready.expr()),
+                ],
+            );
+            m.sink_unused(
+                "chunk_global",
+                ag["chunk_global_o"].slice(design.global_bits - 1, seg_lg),
+            );
+            m.assign(&room, w["chunk_ready_o"].expr());
+            m.assign(&complete, w["done_valid_o"].expr());
+            m.assign(&done_cta, w["done_cta_o"].expr());
+            m.assign(&done_buf, w["done_buf_o"].expr());
+            ports.assign(&mut m, &w);
+            subs.push(x_m);
+            subs.push(wb_m);
+        }
+        _ => unreachable!("the engine's ports follow its data path"),
+    }
+    m.assign(&complete_valid_o, complete.expr());
+    m.assign(&complete_cta_o, gate(complete.expr(), done_cta.expr()));
+    m.assign(&complete_buf_o, gate(complete.expr(), done_buf.expr()));
+    m.assign(&wait_o, raw["wait_o"].expr());
+    m.assign(&release_o, raw["release_o"].expr());
+    (m, subs)
+}
+
+/// The response port: a tag naming the buffer (no data), or the data path's MSHR tag, the
+/// segment's data, and the shared memory's fill handshake.
+enum Response {
+    Tagged {
+        cta: Signal,
+        buf: Signal,
+    },
+    Data {
+        tag: Signal,
+        data: Signal,
+        fill_ready: Signal,
+    },
+}
+
+/// The chunk ports of the engine without a data path: the AGEN's chunk, tagged, for the MSHR.
+struct ChunkPorts {
+    tag_cta: Signal,
+    tag_buf: Signal,
+    valid: Signal,
+    constant: Signal,
+    shared: Signal,
+    offset: Signal,
+    bytes: Signal,
+    value: Signal,
+}
+
+impl ChunkPorts {
+    fn declare(m: &mut Module, cb: u32, bb: u32, seg_lg: u32) -> Self {
+        Self {
+            tag_cta: m.output("tag_cta_o", cb, "CTA of the request and chunk."),
+            tag_buf: m.output("tag_buf_o", bb, "Buffer of the request and chunk."),
+            valid: m.output("chunk_valid_o", 1, "A chunk this cycle."),
+            constant: m.output("chunk_const_o", 1, "The chunk is a halo constant store."),
+            shared: m.output("chunk_shared_o", SHARED_BITS, "The chunk's shared address."),
+            offset: m.output(
+                "chunk_offset_o",
+                seg_lg,
+                "The chunk's offset in its segment.",
+            ),
+            bytes: m.output("chunk_bytes_o", CHUNK_BYTES_BITS, "The chunk's bytes."),
+            value: m.output(
+                "const_o",
+                SHARED_BITS,
+                "The halo constant of a constant chunk.",
+            ),
+        }
+    }
+
+    fn assign(&self, m: &mut Module, design: &D2maDesign, ag: &Ports, cta: &Signal, buf: &Signal) {
+        let seg_lg = self.offset.width();
+        let chunk = ag["chunk_valid_o"].expr();
+        m.assign(&self.tag_cta, gate(chunk.clone(), cta.expr()));
+        m.assign(&self.tag_buf, gate(chunk.clone(), buf.expr()));
+        m.assign(&self.valid, chunk);
+        m.assign(&self.constant, ag["chunk_const_o"].expr());
+        m.assign(&self.shared, ag["chunk_shared_o"].expr());
+        m.assign(&self.offset, ag["chunk_global_o"].slice(seg_lg - 1, 0));
+        m.sink_unused(
+            "chunk_global",
+            ag["chunk_global_o"].slice(design.global_bits - 1, seg_lg),
+        );
+        m.assign(&self.bytes, ag["chunk_bytes_o"].expr());
+        m.assign(&self.value, ag["const_o"].expr());
+    }
+}
+
+/// The ports of the engine with a data path: the request's MSHR tag and the fill port.
+struct FillPorts {
+    req_tag: Signal,
+    valid: Signal,
+    mask: Signal,
+    addr: Signal,
+    data: Signal,
+    be: Signal,
+}
+
+impl FillPorts {
+    fn declare(m: &mut Module, dp: &DataPath) -> Self {
+        let (f, wb) = (dp.fill_words, dp.word_bytes);
+        Self {
+            req_tag: m.output("mem_req_tag_o", dp.tag_bits(), "The request's MSHR."),
+            valid: m.output("fill_valid_o", 1, "A fill beat to shared memory."),
+            mask: m.output("fill_mask_o", f, "Words of the beat written."),
+            addr: m.output("fill_addr_o", f * dp.addr_bits, "Word addresses."),
+            data: m.output("fill_data_o", f * wb * 8, "Word data."),
+            be: m.output("fill_be_o", f * wb, "Byte enables."),
+        }
+    }
+
+    fn assign(&self, m: &mut Module, w: &Ports) {
+        m.assign(&self.req_tag, w["req_tag_o"].expr());
+        m.assign(&self.valid, w["fill_valid_o"].expr());
+        m.assign(&self.mask, w["fill_mask_o"].expr());
+        m.assign(&self.addr, w["fill_addr_o"].expr());
+        m.assign(&self.data, w["fill_data_o"].expr());
+        m.assign(&self.be, w["fill_be_o"].expr());
+    }
+}
+
+/// An instance's output wires by port name.
+type Ports = BTreeMap<String, Signal>;
+
+/// `v` where `valid`, else zero.
+fn gate(valid: Expr, v: Expr) -> Expr {
+    let w = v.width();
+    Expr::mux(valid, v, Expr::zeros(w))
+}
+
+/// Completion without a data path: per entry its requests in flight (up on a request, down on
+/// a response) and its end of walk; an entry can complete when both say so.
+fn count_responses(
+    m: &mut Module,
+    design: &D2maDesign,
+    ag: &Ports,
+    (cur_cta, cur_buf): (&Signal, &Signal),
+    (resp_valid, resp_cta, resp_buf): (&Signal, &Signal, &Signal),
+    busy: &Signal,
+    can: &Signal,
+) {
+    let (cb, bb, e) = (design.cta_bits(), design.buf_bits(), design.entries());
+    let cta_of = |i: u32| Expr::constant(u64::from(i / design.buffers), cb);
+    let buf_of = |i: u32| Expr::constant(u64::from(i % design.buffers), bb);
     let at = |c: &Signal, b: &Signal, i: u32| c.expr().eq(cta_of(i)).and(b.expr().eq(buf_of(i)));
     let mut below = Expr::constant(0, 1);
     for i in 0..e {
         let (cnt, cnt_d) = m.state(&format!("inflight{i}"), INFLIGHT_BITS, 0);
         let (walked, walked_d) = m.state(&format!("walked{i}"), 1, 0);
-        let mine = m.wire_of(&format!("walking{i}"), at(&cur_cta, &cur_buf, i));
+        let mine = m.wire_of(&format!("walking{i}"), at(cur_cta, cur_buf, i));
         let inc = ag["req_valid_o"]
             .expr()
             .and(mine.expr())
             .zext(INFLIGHT_BITS);
         let dec = resp_valid
             .expr()
-            .and(at(&resp_cta, &resp_buf, i))
+            .and(at(resp_cta, resp_buf, i))
             .zext(INFLIGHT_BITS);
         m.assign(&cnt_d, cnt.expr().add(inc).sub(dec));
         let fin = m.wire_of(
@@ -199,7 +469,7 @@ pub fn build(
                 .and(walked.expr())
                 .and(cnt.expr().eq(Expr::zeros(INFLIGHT_BITS))),
         );
-        m.assign_bit(&can, i, fin.expr());
+        m.assign_bit(can, i, fin.expr());
         let freed = fin.expr().and(below.clone().not());
         below = below.or(fin.expr());
         m.assign(
@@ -211,30 +481,4 @@ pub fn build(
             ),
         );
     }
-
-    let gate = |valid: Expr, v: Expr| {
-        let w = v.width();
-        Expr::mux(valid, v, Expr::zeros(w))
-    };
-    let chunk = ag["chunk_valid_o"].expr();
-    m.assign(&req_valid_o, ag["req_valid_o"].expr());
-    m.assign(&req_addr_o, ag["req_addr_o"].expr());
-    m.assign(&tag_cta_o, gate(chunk.clone(), cur_cta.expr()));
-    m.assign(&tag_buf_o, gate(chunk.clone(), cur_buf.expr()));
-    m.assign(&chunk_valid_o, chunk);
-    m.assign(&chunk_const_o, ag["chunk_const_o"].expr());
-    m.assign(&chunk_shared_o, ag["chunk_shared_o"].expr());
-    m.assign(&chunk_offset_o, ag["chunk_global_o"].slice(seg_lg - 1, 0));
-    m.sink_unused(
-        "chunk_global",
-        ag["chunk_global_o"].slice(design.global_bits - 1, seg_lg),
-    );
-    m.assign(&chunk_bytes_o, ag["chunk_bytes_o"].expr());
-    m.assign(&const_o, ag["const_o"].expr());
-    m.assign(&complete_valid_o, complete.expr());
-    m.assign(&complete_cta_o, gate(complete.expr(), done_cta.expr()));
-    m.assign(&complete_buf_o, gate(complete.expr(), done_buf.expr()));
-    m.assign(&wait_o, raw["wait_o"].expr());
-    m.assign(&release_o, raw["release_o"].expr());
-    (m, vec![agen_m, ctrl_m, raw_m])
 }

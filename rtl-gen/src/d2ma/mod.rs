@@ -16,9 +16,11 @@ pub mod agen;
 pub mod controller;
 pub mod cycle;
 pub mod engine;
+pub mod extent;
 pub mod fields;
 pub mod raw_check;
 pub mod vectors;
+pub mod writeback;
 
 use crate::block::{Block, Header, Identity, PortFields, Stimulus};
 use crate::manifest::ManifestField;

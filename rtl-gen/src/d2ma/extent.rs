@@ -1,0 +1,175 @@
+//! The out-of-bounds fill (`d2ma_extent`): per table entry the global extent of the fourth
+//! configuration command (part 3; model: `models::d2ma::data::Extent`), and for every chunk of
+//! the walk how many of its bytes lie inside it, the rest being written as zero.
+//!
+//! - **Extent registers**: 17 bits per entry, written by a part-3 command to an entry that is
+//!   not busy (the controller ignores part 3; commands to a busy entry are ignored, as for the
+//!   other parts). Bit 16 enables the fill (reset to 0: no fill), bits 15:0 hold the extent as
+//!   the `count` field holds a shape (2-D: rows in 15:8, columns in 7:0). It outlives
+//!   completion, as the shape does.
+//! - **Walk position**: the row and column of the walk (halo included) of the chunk the AGEN
+//!   emits, counted from its elements (`bytes >> size`) and reset when a walk starts: the AGEN
+//!   walks row by row and never splits a chunk over two rows.
+//! - **Keep**: a chunk at walk row `i`, column `j` with `n` elements keeps
+//!   `min(n, cols + halo_cols - j)` elements (none when `i >= rows + halo_rows`, or
+//!   `j >= cols + halo_cols`): past the end are tile rows `>= rows`, tile columns `>= cols`.
+
+use super::fields::{entry_field, mode_is, tile_extent, MODE_HALO, WALK_BITS};
+use super::writeback::BYTES_BITS;
+use super::{D2maDesign, CFG_DATA_BITS, PART_BITS};
+use crate::rtl::{Expr, Module};
+use models::d2ma::data::EXTENT_FIELD_BITS;
+use models::d2ma::ENTRY_BITS;
+use std::ops::{Add, Not, Shl, Shr, Sub};
+
+/// The part code of the extent command.
+pub const PART_EXTENT: u64 = 3;
+
+/// Builds `d2ma_extent` for `design`.
+pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
+    let mut m = Module::new(name).with_header(header);
+    m.add_clock();
+    let (cb, bb, e) = (design.cta_bits(), design.buf_bits(), design.entries());
+    let cfg_valid = m.input("cfg_valid_i", 1, "A configuration command.");
+    let cfg_cta = m.input("cfg_cta_i", cb, "The command's CTA.");
+    let cfg_buf = m.input("cfg_buf_i", bb, "The command's buffer.");
+    let cfg_part = m.input("cfg_part_i", PART_BITS, "Part: 3 is the extent.");
+    let cfg_data = m.input("cfg_data_i", CFG_DATA_BITS, "The part's bits.");
+    let busy = m.input("busy_i", e, "Per entry: busy (commands are ignored).");
+    let start = m.input("start_i", 1, "A walk starts (the AGEN's start).");
+    let cur_cta = m.input("cur_cta_i", cb, "The CTA of the entry walked.");
+    let cur_buf = m.input("cur_buf_i", bb, "The buffer of the entry walked.");
+    let entry = m.input("entry_i", ENTRY_BITS, "The entry walked.");
+    let chunk = m.input("chunk_valid_i", 1, "A chunk this cycle.");
+    let bytes = m.input("chunk_bytes_i", BYTES_BITS, "Its bytes.");
+    let keep_o = m.output(
+        "keep_o",
+        BYTES_BITS,
+        "Bytes of the chunk inside the extent.",
+    );
+    // The walk needs the shape only: size, count, 2-D, mode, halo rows and columns.
+    let bits = |name: &str| {
+        let f = models::d2ma::entry::field(name);
+        (f.lsb + f.width - 1, f.lsb)
+    };
+    let (shared_msb, _) = bits("shared");
+    let (stride_msb, stride_lsb) = bits("stride");
+    let (_, region_lsb) = bits("region");
+    m.sink_unused(
+        "entry",
+        Expr::concat(vec![
+            entry.slice(ENTRY_BITS - 1, region_lsb),
+            entry.slice(stride_msb, stride_lsb),
+            entry.slice(shared_msb, 0),
+        ]),
+    );
+    m.sink_unused(
+        "cfg_data",
+        cfg_data.slice(CFG_DATA_BITS - 1, EXTENT_FIELD_BITS),
+    );
+    let xb = EXTENT_FIELD_BITS;
+    let write_part = cfg_valid
+        .expr()
+        .and(cfg_part.expr().eq(Expr::constant(PART_EXTENT, PART_BITS)));
+    let mut arms = Vec::new();
+    for i in 0..e {
+        let (c, b) = (i / design.buffers, i % design.buffers);
+        let hit = |cta: &crate::rtl::Signal, buf: &crate::rtl::Signal| {
+            cta.expr()
+                .eq(Expr::constant(u64::from(c), cb))
+                .and(buf.expr().eq(Expr::constant(u64::from(b), bb)))
+        };
+        let we = m.wire_of(
+            &format!("we{i}"),
+            write_part
+                .clone()
+                .and(hit(&cfg_cta, &cfg_buf))
+                .and(busy.bit(i).not()),
+        );
+        let en = m.register_enabled(&format!("fill_en{i}"), cfg_data.bit(xb - 1), 0, we.expr());
+        let ext = m.register_unreset(
+            &format!("extent{i}"),
+            cfg_data.slice(xb - 2, 0),
+            Some(we.expr()),
+            None,
+        );
+        arms.push((
+            hit(&cur_cta, &cur_buf),
+            Expr::concat(vec![en.expr(), ext.expr()]),
+        ));
+    }
+    let cur = m.wire_of("cur_extent", Expr::select(arms, Expr::zeros(xb)));
+
+    // The walk position of this cycle's chunk.
+    let wb = WALK_BITS;
+    let size = m.wire_of("size", entry_field(&entry, "size"));
+    let two_d = entry_field(&entry, "two_d");
+    let count = m.wire_of("count", entry_field(&entry, "count"));
+    let mode = m.wire_of("mode", entry_field(&entry, "mode"));
+    let halo = mode_is(&mode, MODE_HALO);
+    let field = |m: &mut Module, name: &str| {
+        let f = m.wire_of(name, entry_field(&entry, name));
+        Expr::mux(halo.clone(), f.expr().zext(wb), Expr::zeros(wb))
+    };
+    let hr = field(&mut m, "halo_rows");
+    let hr = m.wire_of("hr", hr);
+    let hc = field(&mut m, "halo_cols");
+    let hc = m.wire_of("hc", hc);
+    let (_, cols) = tile_extent(two_d.clone(), &count);
+    let walk_cols = m.wire_of("walk_cols", cols.add(hc.expr().shl(Expr::constant(1, 1))));
+    let (row, row_d) = m.state("row", wb, 0);
+    let (col, col_d) = m.state("col", wb, 0);
+    let n = m.wire_of("elements", bytes.expr().zext(wb).shr(size.expr()));
+    let col_next = m.wire_of("col_next", col.expr().add(n.expr()));
+    let wrap = m.wire_of("row_end", col_next.expr().eq(walk_cols.expr()));
+    m.assign(
+        &col_d,
+        Expr::select(
+            vec![
+                (start.expr(), Expr::zeros(wb)),
+                (
+                    chunk.expr(),
+                    Expr::mux(wrap.expr(), Expr::zeros(wb), col_next.expr()),
+                ),
+            ],
+            col.expr(),
+        ),
+    );
+    m.assign(
+        &row_d,
+        Expr::select(
+            vec![
+                (start.expr(), Expr::zeros(wb)),
+                (
+                    chunk.expr().and(wrap.expr()),
+                    row.expr().add(Expr::constant(1, wb)),
+                ),
+            ],
+            row.expr(),
+        ),
+    );
+
+    // Keep: the chunk's elements before the extent's end.
+    let ext = cur.slice(xb - 2, 0);
+    let (xrows, xcols) = tile_extent(two_d, &m.wire_of("ext", ext));
+    let row_end = m.wire_of("row_limit", xrows.add(hr.expr()));
+    let col_end = m.wire_of("col_limit", xcols.add(hc.expr()));
+    let past = row
+        .expr()
+        .ge(row_end.expr())
+        .or(col.expr().ge(col_end.expr()));
+    let room = m.wire_of("room", col_end.expr().sub(col.expr()));
+    let kept = Expr::select(
+        vec![
+            (past, Expr::zeros(wb)),
+            (room.expr().lt(n.expr()), room.expr()),
+        ],
+        n.expr(),
+    );
+    let kept = m.wire_of("kept", kept.shl(size.expr()));
+    m.assign(
+        &keep_o,
+        Expr::mux(cur.bit(xb - 1), kept.slice(BYTES_BITS - 1, 0), bytes.expr()),
+    );
+    m
+}

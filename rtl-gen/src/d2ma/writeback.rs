@@ -1,0 +1,399 @@
+//! The engine's data path into shared memory (`d2ma_writeback`): it keeps, per outstanding
+//! segment request, the chunks the response must be scattered into, holds the responses'
+//! data, and writes every chunk (and every halo constant and out-of-bounds zero) into the
+//! shared memory's fill port at its shared address; the shared memory maps each word itself
+//! (modulo, hash or RAP), so a tile lands in the layout the warps read.
+//!
+//! - **Chunk queue** (`chunks` entries, in walk order): every chunk the AGEN emits, with its
+//!   shared address, offset in its segment, bytes, bytes inside the global extent, element
+//!   size, halo constant, its request's MSHR, whether it starts a request, whether it ends the
+//!   walk, and its buffer's tag. One segment response may feed many chunks (a strided transfer
+//!   of 4-byte elements at stride 2 has 16 chunks in one 128 B segment): they are consecutive
+//!   entries of the queue naming the same MSHR, so no per-MSHR list is needed.
+//! - **MSHRs** (`mshrs` segment buffers, allocated and freed in order): a request takes the
+//!   next MSHR, whose index is the request's tag; its response (any order) writes the
+//!   segment's data there. An MSHR is freed when the queue's head moves past its last chunk:
+//!   when the next chunk that starts a request, or the walk's last chunk, is written.
+//! - **Writer**: the head chunk is written when its data is there (a constant or zero chunk at
+//!   once), in beats of up to `fill_words` consecutive shared words: word `k` of a beat is
+//!   shared word `first + cursor + k`, its bytes rotated out of the segment (`offset - shared`
+//!   plus the word's position), replaced by the halo constant or zero where that applies, and
+//!   enabled only inside the chunk.
+//! - **Completion**: chunks are written in walk order, so a walk's data is all in shared
+//!   memory when the beat that ends its last chunk is taken: `done_valid_o` with the buffer's
+//!   tag in that cycle (the fill port writes a beat, for every later warp access, at the edge
+//!   that takes it).
+//!
+//! `chunk_ready_o` says a chunk may be produced this cycle (a free queue entry and a free
+//! MSHR); it depends on registers only.
+
+use super::{D2maDesign, SHARED_BITS};
+use crate::rtl::ir::bits_for;
+use crate::rtl::{Expr, Module};
+use serde::Serialize;
+use std::ops::{Add, Not, Sub};
+
+/// Bits of a chunk's byte count and of its in-extent byte count.
+pub const BYTES_BITS: u32 = 8;
+
+/// The shared memory the data path writes and the sizes of its queues.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DataPath {
+    /// Words per fill beat (the shared memory's `--fill-words`).
+    pub fill_words: u32,
+    /// Bytes per shared-memory word (4 or 8, its `--word-bytes`).
+    pub word_bytes: u32,
+    /// Bits of a shared-memory word address (`log2(banks * depth)`).
+    pub addr_bits: u32,
+    /// Outstanding segment requests (MSHRs), a power of two from 2 to 16.
+    pub mshrs: u32,
+    /// Chunks queued between the AGEN and the writer, a power of two from 2 to 64.
+    pub chunks: u32,
+}
+
+impl DataPath {
+    /// Bits of an MSHR index (a request's tag).
+    pub fn tag_bits(&self) -> u32 {
+        bits_for(u64::from(self.mshrs))
+    }
+}
+
+/// The fields of a queued chunk, least significant first, with their widths.
+struct QueueLayout {
+    fields: Vec<(&'static str, u32)>,
+}
+
+impl QueueLayout {
+    fn new(design: &D2maDesign, dp: &DataPath) -> Self {
+        let seg_lg = design.segment_bytes.trailing_zeros();
+        Self {
+            fields: vec![
+                ("req", 1),
+                ("const", 1),
+                ("last", 1),
+                ("shared", SHARED_BITS),
+                ("offset", seg_lg),
+                ("bytes", BYTES_BITS),
+                ("keep", BYTES_BITS),
+                ("size", 2),
+                ("value", SHARED_BITS),
+                ("mshr", dp.tag_bits()),
+                ("cta", design.cta_bits()),
+                ("buf", design.buf_bits()),
+            ],
+        }
+    }
+
+    fn width(&self) -> u32 {
+        self.fields.iter().map(|f| f.1).sum()
+    }
+
+    /// `(msb, lsb)` of a field.
+    fn range(&self, name: &str) -> (u32, u32) {
+        let mut lsb = 0;
+        for &(n, w) in &self.fields {
+            if n == name {
+                return (lsb + w - 1, lsb);
+            }
+            lsb += w;
+        }
+        unreachable!("no queue field {name}")
+    }
+}
+
+/// Builds `d2ma_writeback` for the engine `design` and the shared memory `dp`.
+pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>) -> Module {
+    let mut m = Module::new(name).with_header(header);
+    m.add_clock();
+    let seg = design.segment_bytes;
+    let seg_lg = seg.trailing_zeros();
+    let (cb, bb, tb) = (design.cta_bits(), design.buf_bits(), dp.tag_bits());
+    let layout = QueueLayout::new(design, dp);
+    let push = m.input("chunk_valid_i", 1, "A chunk this cycle.");
+    let c_req = m.input("chunk_req_i", 1, "The chunk starts a segment request.");
+    let c_const = m.input("chunk_const_i", 1, "The chunk is a halo constant store.");
+    let c_last = m.input("chunk_last_i", 1, "The walk's last chunk.");
+    let c_shared = m.input("chunk_shared_i", SHARED_BITS, "Shared byte address.");
+    let c_offset = m.input("chunk_offset_i", seg_lg, "Offset in the segment.");
+    let c_bytes = m.input("chunk_bytes_i", BYTES_BITS, "Bytes of the chunk.");
+    let c_keep = m.input(
+        "chunk_keep_i",
+        BYTES_BITS,
+        "Bytes inside the global extent.",
+    );
+    let c_size = m.input("chunk_size_i", 2, "Element size (log2 bytes).");
+    let c_value = m.input("const_i", SHARED_BITS, "The halo constant.");
+    let c_cta = m.input("chunk_cta_i", cb, "The chunk's CTA.");
+    let c_buf = m.input("chunk_buf_i", bb, "The chunk's buffer.");
+    let resp_valid = m.input("mem_resp_valid_i", 1, "A segment's data returns.");
+    let resp_tag = m.input(
+        "mem_resp_tag_i",
+        tb,
+        "The response's MSHR (its request's tag).",
+    );
+    let resp_data = m.input("mem_resp_data_i", seg * 8, "The segment, byte 0 lowest.");
+    let fill_ready = m.input("fill_ready_i", 1, "The shared memory takes the beat.");
+    let ready_o = m.output("chunk_ready_o", 1, "A chunk may be produced this cycle.");
+    let tag_o = m.output("req_tag_o", tb, "The MSHR a request of this cycle takes.");
+    let f = dp.fill_words;
+    let (wb, ab) = (dp.word_bytes, dp.addr_bits);
+    let wlg = wb.trailing_zeros();
+    let fill_valid_o = m.output("fill_valid_o", 1, "A fill beat.");
+    let fill_mask_o = m.output("fill_mask_o", f, "Words of the beat written.");
+    let fill_addr_o = m.output("fill_addr_o", f * ab, "Word addresses.");
+    let fill_data_o = m.output("fill_data_o", f * wb * 8, "Word data.");
+    let fill_be_o = m.output("fill_be_o", f * wb, "Byte enables.");
+    let done_o = m.output("done_valid_o", 1, "A buffer's data is all written.");
+    let done_cta_o = m.output("done_cta_o", cb, "The completed buffer's CTA.");
+    let done_buf_o = m.output("done_buf_o", bb, "The completed buffer.");
+
+    // The chunk queue.
+    let qd = dp.chunks;
+    let qb = bits_for(u64::from(qd));
+    let (wr, wr_d) = m.state("q_wr", qb + 1, 0);
+    let (rd, rd_d) = m.state("q_rd", qb + 1, 0);
+    let used = m.wire_of("q_used", wr.expr().sub(rd.expr()));
+    let queue = m.memory("queue", layout.width(), qd, None);
+    // The MSHRs.
+    let (alloc, alloc_d) = m.state("mshr_alloc", tb + 1, 0);
+    let (freed, freed_d) = m.state("mshr_freed", tb + 1, 0);
+    let (held, held_d) = m.state("mshr_held", 1, 0);
+    let (have, have_d) = m.state("mshr_data", dp.mshrs, 0);
+    let in_use = m.wire_of("mshr_in_use", alloc.expr().sub(freed.expr()));
+    let data = m.memory("segments", seg * 8, dp.mshrs, None);
+    m.write(&data, resp_valid.expr(), resp_tag.expr(), resp_data.expr());
+
+    let ready = m.wire_of(
+        "ready",
+        used.expr().ne(Expr::constant(u64::from(qd), qb + 1)).and(
+            in_use
+                .expr()
+                .ne(Expr::constant(u64::from(dp.mshrs), tb + 1)),
+        ),
+    );
+    m.assign(&ready_o, ready.expr());
+    let cur_tag = alloc.slice(tb - 1, 0);
+    m.assign(&tag_o, cur_tag.clone());
+    let mshr = Expr::mux(
+        c_req.expr(),
+        cur_tag.clone(),
+        cur_tag.sub(Expr::constant(1, tb)),
+    );
+    let entry = Expr::concat(vec![
+        c_buf.expr(),
+        c_cta.expr(),
+        mshr,
+        c_value.expr(),
+        c_size.expr(),
+        c_keep.expr(),
+        c_bytes.expr(),
+        c_offset.expr(),
+        c_shared.expr(),
+        c_last.expr(),
+        c_const.expr(),
+        c_req.expr(),
+    ]);
+    m.write(&queue, push.expr(), wr.slice(qb - 1, 0), entry);
+    m.assign(&wr_d, wr.expr().add(push.expr().zext(qb + 1)));
+    m.assign(
+        &alloc_d,
+        alloc.expr().add(push.expr().and(c_req.expr()).zext(tb + 1)),
+    );
+
+    // The head chunk.
+    let head = m.wire_of("head", queue.read(rd.slice(qb - 1, 0)));
+    let field = |name: &str| {
+        let (msb, lsb) = layout.range(name);
+        head.slice(msb, lsb)
+    };
+    let h_req = field("req");
+    let h_const = field("const");
+    let h_last = field("last");
+    let h_mshr = m.wire_of("head_mshr", field("mshr"));
+    let h_shared = m.wire_of("head_shared", field("shared"));
+    let h_bytes = m.wire_of("head_bytes", field("bytes").zext(SHARED_BITS));
+    let h_keep = m.wire_of("head_keep", field("keep").zext(SHARED_BITS));
+    let h_size = m.wire_of("head_size", field("size"));
+    let h_value = m.wire_of("head_value", field("value"));
+    let nonempty = m.wire_of("head_valid", used.expr().ne(Expr::zeros(qb + 1)));
+    let arrived = Expr::select(
+        (0..dp.mshrs)
+            .map(|i| {
+                (
+                    h_mshr.expr().eq(Expr::constant(u64::from(i), tb)),
+                    have.bit(i),
+                )
+            })
+            .collect(),
+        Expr::constant(0, 1),
+    );
+    let can_write = m.wire_of(
+        "can_write",
+        nonempty.expr().and(h_const.clone().or(arrived)),
+    );
+
+    // Beats: words `first + cursor + k` of the chunk's words `first ..= last`.
+    let wab = SHARED_BITS - wlg;
+    let cursor_bits = bits_for(u64::from(seg / wb + 2)) + 1;
+    let (cursor, cursor_d) = m.state("cursor", cursor_bits, 0);
+    let first = m.wire_of("first_word", h_shared.slice(SHARED_BITS - 1, wlg));
+    let end_byte = h_shared
+        .expr()
+        .add(h_bytes.expr())
+        .sub(Expr::constant(1, SHARED_BITS));
+    let end_byte = m.wire_of("end_byte", end_byte);
+    let span = m.wire_of(
+        "span_words",
+        end_byte.slice(SHARED_BITS - 1, wlg).sub(first.expr()),
+    );
+    let beat_word = m.wire_of("beat_word", first.expr().add(cursor.expr().zext(wab)));
+    // The segment rotated so that its byte for beat byte 0 comes first.
+    let beat_base = m.wire_of(
+        "beat_base",
+        Expr::concat(vec![beat_word.slice(seg_lg - wlg - 1, 0), Expr::zeros(wlg)])
+            .add(field("offset"))
+            .sub(h_shared.slice(seg_lg - 1, 0)),
+    );
+    let mut rot = m.wire_of("rot0", data.read(h_mshr.expr()));
+    for s in 0..seg_lg {
+        let r = (1u32 << s) * 8;
+        let w = seg * 8;
+        let shifted = Expr::concat(vec![rot.slice(r - 1, 0), rot.slice(w - 1, r)]);
+        rot = m.wire_of(
+            &format!("rot{}", s + 1),
+            Expr::mux(beat_base.bit(s), shifted, rot.expr()),
+        );
+    }
+    let size_mask = m.wire_of(
+        "size_mask",
+        Expr::case(
+            &h_size.expr(),
+            (0..4)
+                .map(|s| (s, Expr::constant((1 << s) - 1, 3)))
+                .collect(),
+            Expr::zeros(3),
+        ),
+    );
+    let (mut addrs, mut datas, mut bes, mut mask) = (vec![], vec![], vec![], vec![]);
+    for k in 0..f {
+        let kk = Expr::constant(u64::from(k), cursor_bits);
+        let active = m.wire_of(
+            &format!("w{k}_active"),
+            cursor
+                .expr()
+                .add(kk.clone())
+                .zext(wab.max(cursor_bits))
+                .lt(span
+                    .expr()
+                    .zext(wab.max(cursor_bits))
+                    .add(Expr::constant(1, wab.max(cursor_bits)))),
+        );
+        let word = m.wire_of(
+            &format!("w{k}_addr"),
+            beat_word.expr().add(Expr::constant(u64::from(k), wab)),
+        );
+        addrs.push(word.slice(ab.min(wab) - 1, 0).zext(ab));
+        mask.push(active.expr());
+        let (mut bytes, mut enables) = (vec![], vec![]);
+        for j in 0..wb {
+            let p = k * wb + j;
+            let addr = Expr::concat(vec![word.expr(), Expr::constant(u64::from(j), wlg)]);
+            let rel = m.wire_of(&format!("b{p}_rel"), addr.clone().sub(h_shared.expr()));
+            let inside = rel.expr().lt(h_bytes.expr()).and(active.expr());
+            let kept = rel.expr().lt(h_keep.expr());
+            let lane = Expr::constant(u64::from(j), 3).and(size_mask.expr());
+            let constant = Expr::case(
+                &lane,
+                vec![(0, h_value.slice(7, 0)), (1, h_value.slice(15, 8))],
+                Expr::zeros(8),
+            );
+            let q = (p % seg) * 8;
+            let fetched = Expr::mux(kept, rot.slice(q + 7, q), Expr::zeros(8));
+            let byte = Expr::mux(h_const.clone(), constant, fetched);
+            bytes.push(m.wire_of(
+                &format!("b{p}_data"),
+                Expr::mux(inside.clone(), byte, Expr::zeros(8)),
+            ));
+            enables.push(inside);
+        }
+        bytes.reverse();
+        enables.reverse();
+        datas.push(Expr::concat(bytes.into_iter().map(|b| b.expr()).collect()));
+        bes.push(Expr::concat(enables));
+    }
+    for v in [&mut addrs, &mut datas, &mut bes, &mut mask] {
+        v.reverse();
+    }
+    m.assign(&fill_valid_o, can_write.expr());
+    m.assign(&fill_addr_o, Expr::concat(addrs));
+    m.assign(&fill_data_o, Expr::concat(datas));
+    m.assign(&fill_be_o, Expr::concat(bes));
+    m.assign(
+        &fill_mask_o,
+        Expr::mux(can_write.expr(), Expr::concat(mask), Expr::zeros(f)),
+    );
+    let taken = m.wire_of("beat_taken", can_write.expr().and(fill_ready.expr()));
+    let next_cursor = cursor.expr().add(Expr::constant(u64::from(f), cursor_bits));
+    let last_beat = m.wire_of(
+        "last_beat",
+        next_cursor.clone().zext(wab.max(cursor_bits)).ge(span
+            .expr()
+            .zext(wab.max(cursor_bits))
+            .add(Expr::constant(1, wab.max(cursor_bits)))),
+    );
+    let pop = m.wire_of("pop", taken.expr().and(last_beat.expr()));
+    m.assign(
+        &cursor_d,
+        Expr::mux(
+            pop.expr(),
+            Expr::zeros(cursor_bits),
+            Expr::mux(taken.expr(), next_cursor, cursor.expr()),
+        ),
+    );
+    m.assign(&rd_d, rd.expr().add(pop.expr().zext(qb + 1)));
+
+    // Freeing: the MSHR held by the writer is freed when the next request's first chunk or
+    // the walk's last chunk is written (two in one cycle when that chunk is both).
+    let f1 = m.wire_of("free_prev", pop.expr().and(h_req.clone()).and(held.expr()));
+    let f2 = m.wire_of(
+        "free_last",
+        pop.expr()
+            .and(h_last.clone())
+            .and(held.expr().or(h_req.clone())),
+    );
+    let n_freed = f1.expr().zext(tb + 1).add(f2.expr().zext(tb + 1));
+    m.assign(&freed_d, freed.expr().add(n_freed));
+    m.assign(
+        &held_d,
+        Expr::mux(
+            pop.expr(),
+            held.expr().or(h_req.clone()).and(h_last.clone().not()),
+            held.expr(),
+        ),
+    );
+    let oldest = freed.slice(tb - 1, 0);
+    let second = oldest.clone().add(Expr::constant(1, tb));
+    let have_next = (0..dp.mshrs)
+        .map(|i| {
+            let at = |x: &Expr| x.clone().eq(Expr::constant(u64::from(i), tb));
+            let clear = f1
+                .expr()
+                .or(f2.expr())
+                .and(at(&oldest))
+                .or(f1.expr().and(f2.expr()).and(at(&second)));
+            let set = resp_valid.expr().and(at(&resp_tag.expr()));
+            set.or(have.bit(i).and(clear.not()))
+        })
+        .rev()
+        .collect();
+    m.assign(&have_d, Expr::concat(have_next));
+
+    let done = pop.expr().and(h_last);
+    m.assign(&done_o, done.clone());
+    m.assign(
+        &done_cta_o,
+        Expr::mux(done.clone(), field("cta"), Expr::zeros(cb)),
+    );
+    m.assign(&done_buf_o, Expr::mux(done, field("buf"), Expr::zeros(bb)));
+    m
+}
