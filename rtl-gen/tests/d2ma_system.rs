@@ -191,7 +191,8 @@ fn testbench(s: &System, smem_top: &str, phases: &[Vec<Buffer>]) -> (String, usi
     let (cb, bb, tb) = (d.cta_bits(), d.buf_bits(), dp.tag_bits());
     let (l, n) = (s.lanes, s.addr_bits());
     let seg = s.segment;
-    // Commands: shape, halo, extent, then the global base (last: it makes the entry ready).
+    // Commands: shape, halo, extent (or none), then the global base (last: it makes the entry
+    // ready).
     let mut cmds = Vec::new();
     // Loads: (phase, cta, shared byte address, first word, expected words, masks).
     let mut loads = Vec::new();
@@ -204,9 +205,8 @@ fn testbench(s: &System, smem_top: &str, phases: &[Vec<Buffer>]) -> (String, usi
                 (1, b.entry.part_value(Part::Shape)),
                 (2, b.entry.part_value(Part::Halo)),
             ];
-            if let Some(x) = b.extent {
-                parts.push((3, x.field(b.entry.two_d)));
-            }
+            // The extent outlives completion: a buffer without one turns the fill off.
+            parts.push((3, b.extent.map_or(0, |x| x.field(b.entry.two_d))));
             parts.push((0, d.wrap_global(b.entry.part_value(Part::Global))));
             for (part, value) in parts {
                 cmds.push((p, b.cta, b.buf, part, value));
@@ -354,7 +354,7 @@ fn testbench(s: &System, smem_top: &str, phases: &[Vec<Buffer>]) -> (String, usi
 
   // The warp (0 idle, 1 load presented to the RAW check, 2 read presented, 3 awaiting data).
   integer phase = 0, ci = 0, li = 0, pi = 0, done_in_phase = 0, waits = 0, probes = 0;
-  integer passed = 0, failed = 0, state = 0;
+  integer passed = 0, failed = 0, state = 0, phase_start = 0;
   reg probe_turn = 1'b0;
   reg [{ldm}:0] got;
 
@@ -431,7 +431,8 @@ fn testbench(s: &System, smem_top: &str, phases: &[Vec<Buffer>]) -> (String, usi
       state = 1; load_valid <= 1'b1; load_cta <= l_cta[li][{cm}:0]; load_addr <= l_addr[li];
     end else if (state == 0 && (li == NL || l_phase[li] != phase) && done_in_phase == ph_done[phase]) begin
       // The phase ends when its loads are read and its buffers completed.
-      phase = phase + 1; done_in_phase = 0;
+      $display("phase %0d: %0d cycles from its first command to its last load's data", phase, cycle - phase_start);
+      phase = phase + 1; done_in_phase = 0; phase_start = cycle;
       while (pi < NP && p_phase[pi] < phase) pi = pi + 1;
     end
     if (phase == NPH) begin
@@ -525,10 +526,19 @@ fn write_smem(s: &System, dir: &Path, map_args: &[&str]) -> (String, Vec<PathBuf
 }
 
 /// Builds and runs one system under one map; returns the summary line.
-fn run(s: &System, n: u16, map_args: &[&str]) -> String {
+fn run(s: &System, n: u16, map: &str) -> String {
+    let started = std::time::Instant::now();
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let (smem_top, mut files) = write_smem(s, dir, map_args);
+    let config = dir.join("tma128.json");
+    std::fs::write(&config, tma128_config(s.addr_bits())).unwrap();
+    let config = config.to_string_lossy().to_string();
+    let map_args: Vec<&str> = match map {
+        "modulo" => vec!["--map", "modulo"],
+        "tma128" => vec!["--map", "hash", "--hash-config", &config],
+        _ => vec!["--map", "rap", "--rap-seed", "1"],
+    };
+    let (smem_top, mut files) = write_smem(s, dir, &map_args);
     files.extend(write_engine(s, dir));
     let (tb, loads) = testbench(s, &smem_top, &phases(s, n));
     let tb_path = dir.join("tb.v");
@@ -552,6 +562,9 @@ fn run(s: &System, n: u16, map_args: &[&str]) -> String {
         .unwrap();
     let text = String::from_utf8_lossy(&sim.stdout).to_string();
     assert!(sim.status.success(), "simulation failed:\n{text}");
+    for l in text.lines().filter(|l| l.starts_with("phase ")) {
+        eprintln!("{map}: {l}");
+    }
     let line = text
         .lines()
         .find(|l| l.contains(" passed, "))
@@ -561,9 +574,12 @@ fn run(s: &System, n: u16, map_args: &[&str]) -> String {
         line.starts_with(&format!("{loads} passed, 0 failed")),
         "{line}"
     );
+    eprintln!("{map}: {:.0} s", started.elapsed().as_secs_f64());
     line
 }
 
+/// The paper's size: 8 CTAs x 4 buffers, 128 B segments (Table 3); 32 banks of 512 words
+/// (64 KB, the entry's shared space), 8 lanes and 8-word fill beats.
 const PAPER: System = System {
     ctas: 8,
     buffers: 4,
@@ -576,8 +592,102 @@ const PAPER: System = System {
     chunks: 8,
 };
 
+/// A small size: 2 CTAs x 2 buffers, 32 B segments, 24-bit global addresses, 8 banks of 256
+/// words (8 KB), 4 lanes, 2 MSHRs (so requests wait for one often).
+const SMALL: System = System {
+    ctas: 2,
+    buffers: 2,
+    segment: 32,
+    global_bits: 24,
+    lanes: 4,
+    banks: 8,
+    depth: 256,
+    mshrs: 2,
+    chunks: 4,
+};
+
+/// TMA's 128-byte swizzle, CuTe's `Swizzle<3,4,3>` on byte offsets (bits 6:4 ^= bits 9:7), on
+/// word addresses of 4-byte words: bank bits 4:2 ^= address bits 7:5, as an xor-matrix of
+/// `addr_bits` address bits over 32 banks.
+fn tma128_config(addr_bits: u32) -> String {
+    format!(
+        r#"{{"kind": "xor-matrix", "addr_bits": {addr_bits}, "banks": 32, "rows": ["0x1", "0x2", "0x24", "0x48", "0x90"]}}"#
+    )
+}
+
+/// Runs `s` under `map`: the summary line, after checking that loads waited and probes ran.
+fn check(s: &System, n: u16, map: &str) {
+    let line = run(s, n, map);
+    eprintln!("{map}: {line}");
+    let field = |name: &str| -> u64 {
+        let at = line.find(&format!(" {name}")).unwrap();
+        line[..at].rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(field("waits") > 0, "no load waited: {line}");
+    assert!(field("probes") > 0, "no probe ran: {line}");
+}
+
 #[test]
 fn paper_size_under_modulo() {
-    let line = run(&PAPER, 256, &["--map", "modulo"]);
-    eprintln!("{line}");
+    check(&PAPER, 256, "modulo");
+}
+
+#[test]
+fn paper_size_under_the_tma_swizzle_hash() {
+    check(&PAPER, 256, "tma128");
+}
+
+#[test]
+fn paper_size_under_rap() {
+    check(&PAPER, 256, "rap");
+}
+
+#[test]
+fn small_size_under_rap() {
+    check(&SMALL, 64, "rap");
+}
+
+/// The engine with its data path, at both sizes: `verilator --lint-only -Wall` with nothing
+/// suppressed, `iverilog -g2005`, Yosys `check -assert`; no line over 120 characters.
+#[test]
+fn data_path_is_lint_clean() {
+    for s in [&PAPER, &SMALL] {
+        let tmp = tempfile::tempdir().unwrap();
+        let files = write_engine(s, tmp.path());
+        let top = engine::data_name(&s.design(), &s.data_path());
+        testbenches::lint::verilator_lint(&files, &top).unwrap_or_else(|e| panic!("{top}: {e}"));
+        testbenches::lint::iverilog_compile(&files, &top).unwrap_or_else(|e| panic!("{top}: {e}"));
+        synth::check(&files, &top).unwrap_or_else(|e| panic!("{top}: {e}"));
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            assert!(text.lines().all(|l| l.len() <= 120), "{}", f.display());
+        }
+    }
+}
+
+/// The small engine's data-path modules, pinned.
+#[test]
+fn data_path_verilog_is_pinned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let files = write_engine(&SMALL, tmp.path());
+    let mut text = String::new();
+    for f in files.iter().rev().take(3) {
+        text.push_str(&std::fs::read_to_string(f).unwrap());
+    }
+    insta::assert_snapshot!(engine::data_name(&SMALL.design(), &SMALL.data_path()), text);
+}
+
+/// `--map hash` with CuTe's `Swizzle<3,4,3>` as an xor-matrix is TMA's 128-byte swizzle: for
+/// every byte of the 64 KB shared space, the physical word the shared memory stores it in
+/// (`models::software::SoftwareIndex`, the smem's key `row * banks + bank`) is the word of the
+/// CuTe formula written by hand, `b ^ ((b & 0x380) >> 3)`.
+#[test]
+fn tma_128_byte_swizzle_is_an_xor_matrix_hash() {
+    let object = models::HashConfigObject::from_json(&tma128_config(PAPER.addr_bits())).unwrap();
+    let (_, config) = object.validate().unwrap();
+    let index = models::software::SoftwareIndex::new(&config.unwrap()).unwrap();
+    for b in (0u64..0x10000).step_by(4) {
+        let cute = b ^ ((b & 0x380) >> 3);
+        assert_eq!(index.index(b >> 2), cute >> 2, "byte {b:#x}");
+    }
 }

@@ -171,5 +171,7 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
         &keep_o,
         Expr::mux(cur.bit(xb - 1), kept.slice(BYTES_BITS - 1, 0), bytes.expr()),
     );
+    // A chunk has at most 128 bytes: the kept bytes fit the chunk's byte count.
+    m.sink_unused("kept", kept.slice(wb - 1, BYTES_BITS));
     m
 }

@@ -242,6 +242,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         .add(h_bytes.expr())
         .sub(Expr::constant(1, SHARED_BITS));
     let end_byte = m.wire_of("end_byte", end_byte);
+    m.sink_unused("end_byte", end_byte.slice(wlg - 1, 0));
     let span = m.wire_of(
         "span_words",
         end_byte.slice(SHARED_BITS - 1, wlg).sub(first.expr()),
@@ -263,6 +264,10 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
             &format!("rot{}", s + 1),
             Expr::mux(beat_base.bit(s), shifted, rot.expr()),
         );
+    }
+    if f * wb < seg {
+        // Beats narrower than a segment use its first bytes only.
+        m.sink_unused("rot", rot.slice(seg * 8 - 1, f * wb * 8));
     }
     let size_mask = m.wire_of(
         "size_mask",
