@@ -28,6 +28,7 @@ use models::rap::{LayoutKind, Permutation};
 use models::{HashConfigObject, HashKind};
 use rayon::prelude::*;
 use rtl_gen::block::{Block, Header};
+use rtl_gen::d2ma::writeback::DataPath;
 use rtl_gen::d2ma::{D2maDesign, Storage, Unit};
 use rtl_gen::hash::HashDesign;
 use rtl_gen::rap::RapDesign;
@@ -219,6 +220,23 @@ fn catalogue() -> Vec<(String, Vec<Module>)> {
                 .with_storage(Storage::Latch)),
         ),
     ]);
+    // The engine with its data path (`d2ma_system.rs`): 2 x 2, 32 B segments, 24-bit addresses.
+    let design = D2maDesign::new(Unit::Engine, 2, 2, 32)
+        .and_then(|d| d.with_global_bits(24))
+        .unwrap();
+    let data = DataPath {
+        fill_words: 4,
+        word_bytes: 4,
+        addr_bits: 11,
+        mshrs: 2,
+        chunks: 4,
+    };
+    let (top, subs) = rtl_gen::d2ma::engine::build_with(&design, Some(&data), vec![], &|_| vec![]);
+    let name = rtl_gen::d2ma::engine::data_name(&design, &data);
+    all.push((
+        name,
+        std::iter::once(top).chain(subs.into_iter().rev()).collect(),
+    ));
     all
 }
 
