@@ -168,24 +168,28 @@ pub fn build_with(
         Expr::mux(agen_busy.expr(), cur_buf.expr(), grant_buf.expr()),
     );
 
+    // The configuration command goes to the controller array and to the extent registers.
+    let cfg_ports = vec![
+        ("cfg_valid_i", cfg_valid.expr()),
+        ("cfg_cta_i", cfg_cta.expr()),
+        ("cfg_buf_i", cfg_buf.expr()),
+        ("cfg_part_i", cfg_part.expr()),
+        ("cfg_data_i", cfg_data.expr()),
+    ];
+    let ctrl_ports = [
+        ("ignite_valid_i", launch.expr()),
+        ("ignite_cta_i", grant_cta.expr()),
+        ("ignite_buf_i", grant_buf.expr()),
+        ("done_valid_i", complete.expr()),
+        ("done_cta_i", done_cta.expr()),
+        ("done_buf_i", done_buf.expr()),
+        ("rd_cta_i", rd_cta.expr()),
+        ("rd_buf_i", rd_buf.expr()),
+    ];
     let ctrl = m.instantiate(
         &ctrl_m,
         "ctrl",
-        vec![
-            ("cfg_valid_i", cfg_valid.expr()),
-            ("cfg_cta_i", cfg_cta.expr()),
-            ("cfg_buf_i", cfg_buf.expr()),
-            ("cfg_part_i", cfg_part.expr()),
-            ("cfg_data_i", cfg_data.expr()),
-            ("ignite_valid_i", launch.expr()),
-            ("ignite_cta_i", grant_cta.expr()),
-            ("ignite_buf_i", grant_buf.expr()),
-            ("done_valid_i", complete.expr()),
-            ("done_cta_i", done_cta.expr()),
-            ("done_buf_i", done_buf.expr()),
-            ("rd_cta_i", rd_cta.expr()),
-            ("rd_buf_i", rd_buf.expr()),
-        ],
+        cfg_ports.iter().cloned().chain(ctrl_ports).collect(),
     );
     m.assign(&ready, ctrl["ready_o"].expr());
     m.assign(&busy, ctrl["busy_o"].expr());
@@ -263,20 +267,18 @@ pub fn build_with(
             let x = m.instantiate(
                 &x_m,
                 "extent",
-                vec![
-                    ("cfg_valid_i", cfg_valid.expr()),
-                    ("cfg_cta_i", cfg_cta.expr()),
-                    ("cfg_buf_i", cfg_buf.expr()),
-                    ("cfg_part_i", cfg_part.expr()),
-                    ("cfg_data_i", cfg_data.expr()),
-                    ("busy_i", busy.expr()),
-                    ("start_i", launch.expr()),
-                    ("cur_cta_i", cur_cta.expr()),
-                    ("cur_buf_i", cur_buf.expr()),
-                    ("entry_i", ctrl["rd_entry_o"].expr()),
-                    ("chunk_valid_i", ag["chunk_valid_o"].expr()),
-                    ("chunk_bytes_i", ag["chunk_bytes_o"].expr()),
-                ],
+                cfg_ports
+                    .into_iter()
+                    .chain([
+                        ("busy_i", busy.expr()),
+                        ("start_i", launch.expr()),
+                        ("cur_cta_i", cur_cta.expr()),
+                        ("cur_buf_i", cur_buf.expr()),
+                        ("entry_i", ctrl["rd_entry_o"].expr()),
+                        ("chunk_valid_i", ag["chunk_valid_o"].expr()),
+                        ("chunk_bytes_i", ag["chunk_bytes_o"].expr()),
+                    ])
+                    .collect(),
             );
             let size = models::d2ma::entry::field("size");
             let w = m.instantiate(
