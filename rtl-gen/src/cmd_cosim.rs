@@ -73,6 +73,18 @@ pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
             });
         }
         rtl_gen::limits::check(
+            "--vectors",
+            args.vectors as u64,
+            rtl_gen::limits::MAX_FAST_VECTORS,
+            "vectors of one DPI-C run, about half an hour",
+        )?;
+        rtl_gen::limits::check(
+            "--configs",
+            args.configs as u64,
+            rtl_gen::limits::MAX_CONFIGS,
+            "each adds vectors",
+        )?;
+        rtl_gen::limits::check(
             "--lanes",
             args.lanes as u64,
             testbenches::dpi::MAX_LANES as u64,

@@ -11,6 +11,12 @@ use crate::Error;
 /// 4 s of generation per million; a Verilator run checks about a million a second.
 pub const MAX_VECTORS: u64 = 2_000_000;
 
+/// Vectors of one DPI-C co-simulation (`cosim --fast --vectors`). The golden model draws and
+/// checks each vector while the simulation runs, so nothing is held per vector and the bound is
+/// time: about 6.5 M vectors per CPU second for the Fermi configurable bitwise XOR and 6.3 M for
+/// the largest hasher (docs/BENCHMARKS.md), so 10^10 vectors is about half an hour.
+pub const MAX_FAST_VECTORS: u64 = 10_000_000_000;
+
 /// Configurations a configurable hasher is checked over (`hash --configs`). Each adds at least
 /// one vector, so the testbench holds at most `--vectors + --configs` vectors.
 pub const MAX_CONFIGS: u64 = 100_000;

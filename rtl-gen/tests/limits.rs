@@ -171,3 +171,30 @@ fn congestion_work_and_search_spaces_are_bounded_up_front() {
     assert!(!tmp.path().join("s").exists());
     assert!(search("14", "32").status.success());
 }
+
+#[test]
+fn the_dpi_c_vector_budget_is_bounded() {
+    use rtl_gen::limits::MAX_FAST_VECTORS;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("o"), "a user's file").unwrap();
+    let run = |flag: &str, value: u64| {
+        rtl_gen(
+            tmp.path(),
+            &["cosim", "o", "--fast", flag, &value.to_string()],
+        )
+    };
+    for (flag, max) in [("--vectors", MAX_FAST_VECTORS), ("--configs", MAX_CONFIGS)] {
+        // At the limit the run gets past the check and stops at the next one: `o` is no block.
+        let at = line(&run(flag, max));
+        assert!(!at.contains("at most"), "{flag} at {max}: {at}");
+        for past in [max + 1, u64::MAX] {
+            let err = line(&run(flag, past));
+            assert!(
+                err.contains(flag)
+                    && err.contains(&past.to_string())
+                    && err.contains(&format!("at most {max}")),
+                "{flag} {past}: {err}"
+            );
+        }
+    }
+}
