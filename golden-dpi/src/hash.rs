@@ -1,4 +1,4 @@
-//! The bank hasher's golden model behind `golden_hash_open`, `golden_hash_next` and
+//! The bank hasher's golden model behind `golden_hash_open`, `golden_hash_round` and
 //! `golden_hash_close`.
 
 use models::hash_space::sweep_configs;
@@ -89,7 +89,8 @@ impl HashPlan {
     }
 }
 
-/// One open model: the stream, the plan's packing, and the current configuration's `cfg_i`.
+/// One open model: the stream, the plan's packing, the current configuration's `cfg_i` and
+/// its banks as lookup tables.
 struct HashModel {
     stream: HashStimulus,
     addr_bits: usize,
@@ -97,6 +98,7 @@ struct HashModel {
     cfg_width: usize,
     cfg_words: Vec<u32>,
     bank_bits: usize,
+    banks: NibbleBanks,
 }
 
 /// Writes the low `width` bits of `value` at bit `lsb` of `words` (which start zeroed there).
@@ -111,6 +113,54 @@ fn put(words: &mut [u32], lsb: usize, width: usize, value: u64) {
     }
 }
 
+/// A configuration's bank function as one table per 4-bit piece of the address: every hasher
+/// kind is linear over GF(2) (each bank bit is the XOR of some address bits; modulo and the
+/// permutations select bits), so the bank of an address is the XOR of the banks of its pieces.
+/// Building the tables takes 16 entries a piece (at most 256 for 64-bit addresses), cheap
+/// even when a configuration covers a single vector; a lookup takes one load a piece, against
+/// a loop over the configuration's fields for [`HashConfig::bank`].
+struct NibbleBanks {
+    tables: Vec<[u64; 16]>,
+}
+
+impl NibbleBanks {
+    fn new(addr_bits: usize) -> Self {
+        Self {
+            tables: vec![[0; 16]; addr_bits.div_ceil(4)],
+        }
+    }
+
+    /// Fills the tables with `config`'s banks.
+    fn build(&mut self, config: &HashConfig) {
+        for (piece, table) in self.tables.iter_mut().enumerate() {
+            let unit: [u64; 4] = std::array::from_fn(|b| {
+                let bit = 4 * piece + b;
+                if bit < 64 {
+                    config.bank(1 << bit)
+                } else {
+                    0
+                }
+            });
+            for (x, entry) in table.iter_mut().enumerate() {
+                *entry = (0..4)
+                    .filter(|b| x >> b & 1 == 1)
+                    .fold(0, |bank, b| bank ^ unit[b]);
+            }
+        }
+    }
+
+    /// The bank of `addr`.
+    #[inline]
+    fn bank(&self, addr: u64) -> u64 {
+        self.tables
+            .iter()
+            .enumerate()
+            .fold(0, |bank, (piece, table)| {
+                bank ^ table[(addr >> (4 * piece)) as usize & 15]
+            })
+    }
+}
+
 impl HashModel {
     fn open(plan: &HashPlan) -> Result<Self, String> {
         let stream = plan.stimulus()?;
@@ -120,45 +170,64 @@ impl HashModel {
             .map(|[lsb, width]| (lsb + width) as usize)
             .max()
             .unwrap_or(0);
+        let addr_bits = plan.configuration.addr_bits as usize;
         Ok(Self {
             stream,
-            addr_bits: plan.configuration.addr_bits as usize,
+            addr_bits,
             cfg_fields: plan.cfg_fields.clone(),
             cfg_width,
             cfg_words: vec![0; cfg_width.div_ceil(32)],
             bank_bits: models::Geometry::new(plan.configuration.addr_bits, plan.configuration.banks)
                 .map_err(|e| e.to_string())?
                 .bank_bits() as usize,
+            banks: NibbleBanks::new(addr_bits),
         })
     }
 
-    /// The next vector into `stimulus` (`{addr_i, cfg_i}`) and `expected` (`bank_o`).
-    fn next(&mut self, stimulus: &mut [u32], expected: &mut [u32]) -> bool {
-        let Some(step) = self.stream.next_step() else {
-            return false;
-        };
-        let config: &HashConfig = self.stream.config();
-        if step.new_config {
-            self.cfg_words.fill(0);
-            for ([lsb, width], value) in self.cfg_fields.iter().zip(config.parameters()) {
-                put(&mut self.cfg_words, *lsb as usize, *width as usize, value);
-            }
-        }
+    /// The width of one vector's stimulus, `{addr_i, cfg_i}`.
+    fn stimulus_width(&self) -> usize {
+        self.cfg_width + self.addr_bits
+    }
+
+    /// Up to `lanes` next vectors, vector `k` into bits `k * IN_W..` of `stimulus`
+    /// (`{addr_i, cfg_i}`, `IN_W` bits) and bits `k * OUT_W..` of `expected` (`bank_o`,
+    /// `OUT_W` bits); zeros after the last. Returns how many it wrote: `lanes` unless the
+    /// stream ended.
+    fn round(&mut self, lanes: usize, stimulus: &mut [u32], expected: &mut [u32]) -> usize {
+        let (in_w, out_w) = (self.stimulus_width(), self.bank_bits);
         stimulus.fill(0);
-        stimulus[..self.cfg_words.len()].copy_from_slice(&self.cfg_words);
-        put(stimulus, self.cfg_width, self.addr_bits, step.addr);
-        let m = config.geometry().bank_bits() as usize;
         expected.fill(0);
-        put(expected, 0, m, config.bank(step.addr));
-        true
-    }
-
-    fn stimulus_words(&self) -> usize {
-        (self.cfg_width + self.addr_bits).div_ceil(32)
-    }
-
-    fn expected_words(&self) -> usize {
-        self.bank_bits.div_ceil(32)
+        for lane in 0..lanes {
+            let Some(step) = self.stream.next_step() else {
+                return lane;
+            };
+            if step.new_config {
+                let config: &HashConfig = self.stream.config();
+                self.cfg_words.fill(0);
+                for ([lsb, width], value) in self.cfg_fields.iter().zip(config.parameters()) {
+                    put(&mut self.cfg_words, *lsb as usize, *width as usize, value);
+                }
+                self.banks.build(config);
+            }
+            let base = lane * in_w;
+            if in_w <= 64 {
+                // The whole vector in one piece (cfg_width < 64: the address has a bit).
+                let cfg = self
+                    .cfg_words
+                    .iter()
+                    .rev()
+                    .fold(0, |v, &word| v << 32 | u64::from(word));
+                put(stimulus, base, in_w, cfg | step.addr << self.cfg_width);
+            } else {
+                for (i, &word) in self.cfg_words.iter().enumerate() {
+                    let width = (self.cfg_width - 32 * i).min(32);
+                    put(stimulus, base + 32 * i, width, u64::from(word));
+                }
+                put(stimulus, base + self.cfg_width, self.addr_bits, step.addr);
+            }
+            put(expected, lane * out_w, out_w, self.banks.bank(step.addr));
+        }
+        lanes
     }
 }
 
@@ -192,17 +261,21 @@ pub unsafe extern "C" fn golden_hash_open(plan: *const c_char) -> *mut c_void {
     }
 }
 
-/// Writes the next vector: `stimulus` gets `{addr_i, cfg_i}`, `expected` the bank, each as
-/// 32-bit words, least significant first (DPI's `svBitVecVal`). Returns 1, or 0 once the
-/// stream is exhausted (then nothing is written).
+/// Writes the next `lanes` vectors (fewer once the stream is exhausted), vector `k` at bit
+/// `k * IN_W` of `stimulus` (`{addr_i, cfg_i}`) and at bit `k * OUT_W` of `expected` (the
+/// bank), as 32-bit words, least significant first (DPI's `svBitVecVal`), zeros after the last
+/// vector. Returns how many it wrote (0 once the stream is exhausted). One call a round of
+/// the testbench, not one a vector: a DPI-C call and the copies around it cost about as much
+/// as drawing a vector.
 ///
 /// # Safety
 /// `model` must come from [`golden_hash_open`] and not be closed; `stimulus` and `expected`
-/// must hold the words of the testbench's `IN_W` and `OUT_W` bits, which the plan's widths
-/// give.
+/// must hold `lanes` times the testbench's `IN_W` and `OUT_W` bits, which the plan's widths
+/// give, rounded up to whole words.
 #[no_mangle]
-pub unsafe extern "C" fn golden_hash_next(
+pub unsafe extern "C" fn golden_hash_round(
     model: *mut c_void,
+    lanes: c_int,
     stimulus: *mut u32,
     expected: *mut u32,
 ) -> c_int {
@@ -210,14 +283,19 @@ pub unsafe extern "C" fn golden_hash_next(
     let Some(model) = (unsafe { model.cast::<HashModel>().as_mut() }) else {
         return 0;
     };
-    // SAFETY: the testbench's vectors have exactly these many words.
+    let Ok(lanes) = usize::try_from(lanes) else {
+        return 0;
+    };
+    let words = |width: usize| (lanes * width).div_ceil(32);
+    // SAFETY: the testbench's round has exactly these many words.
     let (stimulus, expected) = unsafe {
         (
-            std::slice::from_raw_parts_mut(stimulus, model.stimulus_words()),
-            std::slice::from_raw_parts_mut(expected, model.expected_words()),
+            std::slice::from_raw_parts_mut(stimulus, words(model.stimulus_width())),
+            std::slice::from_raw_parts_mut(expected, words(model.bank_bits)),
         )
     };
-    c_int::from(model.next(stimulus, expected))
+    let drawn = model.round(lanes, stimulus, expected);
+    c_int::try_from(drawn).unwrap_or_else(|_| unreachable!("at most `lanes`, a c_int"))
 }
 
 /// Frees a model (NULL is ignored).
@@ -259,7 +337,7 @@ mod tests {
         let mut model = HashModel::open(&plan).unwrap();
         let (mut s, mut e) = ([0u32; 1], [0u32; 1]);
         let mut banks = Vec::new();
-        while model.next(&mut s, &mut e) {
+        while model.round(1, &mut s, &mut e) == 1 {
             banks.push((s[0], e[0]));
         }
         assert_eq!(banks.len(), 1 << 14);
@@ -279,15 +357,111 @@ mod tests {
         };
         let mut model = HashModel::open(&plan).unwrap();
         let (mut s, mut e) = ([0u32; 1], [0u32; 1]);
-        assert!(model.next(&mut s, &mut e));
+        assert_eq!(model.round(1, &mut s, &mut e), 1);
         // Address 0 first, cfg 0x782 (k1 2, k2 8, mask 7) in the low 13 bits.
         assert_eq!((s[0], e[0]), (0x782, 0));
-        assert!(model.next(&mut s, &mut e));
+        assert_eq!(model.round(1, &mut s, &mut e), 1);
         assert_eq!(s[0], (0x3fff << 13) | 0x782);
         let bad = HashPlan {
             cfg_fields: vec![[0, 4]],
             ..plan
         };
         assert!(HashModel::open(&bad).err().unwrap().contains("cfg_fields"));
+    }
+
+    /// A round of three lanes packs vector `k` at bit `27 k` (13 bits of `cfg_i`, 14 of
+    /// `addr_i`) and its bank at bit `5 k`, as three rounds of one lane do; the last round of
+    /// a stream writes fewer lanes and zeros after them.
+    #[test]
+    fn a_round_packs_its_lanes_side_by_side_in_stream_order() {
+        let mut object = HashConfigObject::new(HashKind::BitvectorXor, 14, 32);
+        (object.k1, object.k2, object.mask) = (Some(2), Some(8), Some(7));
+        let plan = HashPlan {
+            configuration: object,
+            configurable: true,
+            cfg_fields: vec![[0, 4], [4, 4], [8, 5]],
+            stimulus: HashPlanStimulus::Vectors(VectorPlan {
+                seed: 1,
+                vectors: 4,
+                configs: 1,
+            }),
+        };
+        let mut one = HashModel::open(&plan).unwrap();
+        let singles: Vec<(u64, u64)> = std::iter::from_fn(|| {
+            let (mut s, mut e) = ([0u32; 1], [0u32; 1]);
+            (one.round(1, &mut s, &mut e) == 1).then_some((u64::from(s[0]), u64::from(e[0])))
+        })
+        .collect();
+        assert_eq!(singles.len(), 4);
+        let mut three = HashModel::open(&plan).unwrap();
+        let (mut s, mut e) = ([0u32; 3], [0u32; 1]);
+        let field = |words: &[u32], lsb: usize, width: usize| {
+            let wide = words
+                .iter()
+                .rev()
+                .fold(0u128, |v, &w| v << 32 | u128::from(w));
+            ((wide >> lsb) & ((1 << width) - 1)) as u64
+        };
+        assert_eq!(three.round(3, &mut s, &mut e), 3);
+        for (k, &(stim, bank)) in singles[..3].iter().enumerate() {
+            assert_eq!((field(&s, 27 * k, 27), field(&e, 5 * k, 5)), (stim, bank));
+        }
+        assert_eq!(three.round(3, &mut s, &mut e), 1);
+        assert_eq!((field(&s, 0, 27), field(&e, 0, 5)), singles[3]);
+        assert_eq!((field(&s, 27, 54), field(&e, 5, 10)), (0, 0));
+        assert_eq!(three.round(3, &mut s, &mut e), 0);
+    }
+
+    /// A vector wider than 64 bits (`cfg_i` 50 bits, `addr_i` 20) is packed field by field:
+    /// the configuration's parameters 5 bits each, the address above them, the bank in `e`.
+    #[test]
+    fn a_vector_wider_than_64_bits_is_packed_field_by_field() {
+        let plan = HashPlan {
+            configuration: HashConfigObject::new(HashKind::BitwiseXor, 20, 32),
+            configurable: true,
+            cfg_fields: (0..10).map(|i| [5 * i, 5]).collect(),
+            stimulus: HashPlanStimulus::Vectors(VectorPlan {
+                seed: 3,
+                vectors: 2,
+                configs: 1,
+            }),
+        };
+        let mut reference = HashModel::open(&plan).unwrap();
+        let mut model = HashModel::open(&plan).unwrap();
+        let (mut s, mut e) = ([0u32; 3], [0u32; 1]);
+        for _ in 0..2 {
+            let step = reference.stream.next_step().unwrap();
+            let config = reference.stream.config();
+            let cfg = config
+                .parameters()
+                .iter()
+                .enumerate()
+                .fold(0u128, |v, (i, &p)| v | u128::from(p) << (5 * i));
+            let want = cfg | u128::from(step.addr) << 50;
+            assert_eq!(model.round(1, &mut s, &mut e), 1);
+            let got = s.iter().rev().fold(0u128, |v, &w| v << 32 | u128::from(w));
+            assert_eq!(got, want);
+            assert_eq!(u64::from(e[0]), config.bank(step.addr));
+        }
+    }
+
+    /// The tables give every kind's banks, [`HashConfig::bank`]'s, on random configurations
+    /// and addresses, at 14 address bits (a partial last piece) and 64.
+    #[test]
+    fn nibble_tables_give_every_kinds_banks() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for (n, banks) in [(14, 32), (64, 65536)] {
+            let geometry = models::Geometry::new(n, banks).unwrap();
+            for kind in HashKind::ALL {
+                let config = HashConfig::random(kind, geometry, &mut rng);
+                let mut tables = NibbleBanks::new(n as usize);
+                tables.build(&config);
+                for _ in 0..1000 {
+                    let addr = rng.gen::<u64>() & geometry.addr_mask();
+                    assert_eq!(tables.bank(addr), config.bank(addr), "{kind} {addr:#x}");
+                }
+            }
+        }
     }
 }

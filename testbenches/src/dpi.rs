@@ -5,19 +5,24 @@
 //!
 //! ```c
 //! void *<model>_open(const char *plan);                 // NULL (and a message) on a bad plan
-//! int <model>_next(void *model, svBitVecVal *stimulus, svBitVecVal *expected); // 0: no more
+//! int <model>_round(void *model, int lanes, svBitVecVal *stimulus, svBitVecVal *expected);
 //! void <model>_close(void *model);
 //! ```
 //!
 //! `plan` is the path the simulation gets as `+golden_plan=FILE`; what it holds is the
-//! model's business. Each `next` call writes one vector: the stimulus as the concatenation of
-//! the harness's inputs (the first input in the most significant bits, as in the file-based
-//! testbench) and the outputs the model expects, concatenated the same way.
+//! model's business. Each `round` call writes the next `lanes` vectors side by side (vector `k`
+//! at bit `k * IN_W` of `stimulus` and `k * OUT_W` of `expected`) and returns how many it wrote,
+//! fewer than `lanes` (down to 0) only once the stream is exhausted: each vector's stimulus is
+//! the concatenation of the harness's inputs (the first input in the most significant bits, as
+//! in the file-based testbench), its expected value the outputs the model expects, concatenated
+//! the same way. One call a round, not one a vector: a DPI-C call and the copies of its wide
+//! arguments cost about as much as the model's drawing a vector.
 //!
 //! The testbench instantiates the DUT `lanes` times side by side: each round it draws one
 //! vector per lane (in stream order: vector `i` of the model is lane `i % lanes` of round
 //! `i / lanes`), applies them together, and checks every lane's outputs against its expected
-//! value, so vector numbers, verdicts and the first [`MAX_REPORTED_MISMATCHES`] `MISMATCH`
+//! value (all lanes at once with one wide comparison; lane by lane when that fails or the round
+//! is not full), so vector numbers, verdicts and the first [`MAX_REPORTED_MISMATCHES`] `MISMATCH`
 //! lines are those the file-based testbench prints for the same stream. It ends with the same
 //! summary line and `$fatal` when a vector failed.
 //!
@@ -164,9 +169,9 @@ pub fn dpi_testbench_source(harness: &Harness, model: &str, lanes: usize) -> Res
             "import \"DPI-C\" function chandle {model}_open(input string plan);"
         ));
         m.line(format!(
-            "import \"DPI-C\" function int {model}_next(input chandle model,"
+            "import \"DPI-C\" function int {model}_round(input chandle model, input int lanes,"
         ));
-        m.line("    output bit [IN_W-1:0] stimulus, output bit [OUT_W-1:0] expected);");
+        m.line("    output bit [LANES*IN_W-1:0] stimulus, output bit [LANES*OUT_W-1:0] expected);");
         m.line(format!(
             "import \"DPI-C\" function void {model}_close(input chandle model);"
         ));
@@ -181,8 +186,8 @@ pub fn dpi_testbench_source(harness: &Harness, model: &str, lanes: usize) -> Res
         m.line("reg [LANES-1:0] tb_valid [0:STAGES-1];");
         m.line("reg [LANES*IN_W-1:0] tb_applied [0:STAGES-1];");
         m.line("longint tb_first [0:STAGES-1];");
-        m.line("bit [IN_W-1:0] tb_s;");
-        m.line("bit [OUT_W-1:0] tb_e;");
+        m.line("bit [LANES*OUT_W-1:0] tb_e;");
+        m.line("integer tb_n;");
         m.line("chandle tb_model;");
         m.line("string tb_plan;");
         m.line("longint tb_drawn;");
@@ -313,30 +318,23 @@ fn body(w: &mut CodeWriter, model: &str, top: &str, dut: &str, latency: usize, s
                 },
             );
         }
-        w.line("// Draw one vector per lane, in stream order.");
-        w.line("tb_first[0] = tb_drawn;");
-        w.block(
-            "for (tb_lane = 0; tb_lane < LANES; tb_lane = tb_lane + 1) begin",
-            "end",
-            |w| {
-                w.block(
-                    format!("if (tb_more && {model}_next(tb_model, tb_s, tb_e) != 0) begin"),
-                    "end else begin",
-                    |w| {
-                        w.line("tb_stim[tb_lane*IN_W +: IN_W] = tb_s;");
-                        w.line("tb_expected[0][tb_lane*OUT_W +: OUT_W] = tb_e;");
-                        w.line("tb_valid[0][tb_lane] = 1'b1;");
-                        w.line("tb_drawn = tb_drawn + 1;");
-                    },
-                );
-                {
-                    let mut w = w.indent();
-                    w.line("tb_more = 1'b0;");
-                    w.line("tb_valid[0][tb_lane] = 1'b0;");
-                }
-                w.line("end");
-            },
+        w.line(
+            "// Draw one vector per lane, in stream order, in one call; fewer at the stream's end.",
         );
+        w.line("tb_first[0] = tb_drawn;");
+        w.block("if (tb_more) begin", "end else begin", |w| {
+            w.line(format!(
+                "tb_n = {model}_round(tb_model, LANES, tb_stim, tb_e);"
+            ));
+        });
+        w.indent().line("tb_n = 0;");
+        w.line("end");
+        w.line("tb_expected[0] = tb_e;");
+        w.line("tb_valid[0] = ~({LANES{1'b1}} << tb_n);");
+        w.line("tb_drawn = tb_drawn + longint'(tb_n);");
+        w.block("if (tb_n < LANES) begin", "end", |w| {
+            w.line("tb_more = 1'b0;");
+        });
         w.line("tb_applied[0] = tb_stim;");
         w.block("if (!tb_more) begin", "end", |w| {
             w.line("tb_drain = tb_drain - 1;");
@@ -349,36 +347,12 @@ fn body(w: &mut CodeWriter, model: &str, top: &str, dut: &str, latency: usize, s
         }
         let last = stages - 1;
         w.block(
-            "for (tb_lane = 0; tb_lane < LANES; tb_lane = tb_lane + 1) begin",
-            "end",
-            |w| {
-                w.block(format!("if (tb_valid[{last}][tb_lane]) begin"), "end", |w| {
-                    w.block(
-                        format!(
-                            "if (tb_got[tb_lane*OUT_W +: OUT_W] !== tb_expected[{last}][tb_lane*OUT_W +: OUT_W]) begin"
-                        ),
-                        "end else begin",
-                        |w| {
-                            w.line("tb_failed = tb_failed + 1;");
-                            w.block("if (tb_reports < MAX_REPORTS) begin", "end", |w| {
-                                w.line(
-                                    "$display(\"MISMATCH vector %0d in=%h expected=%h got=%h\",",
-                                );
-                                w.line(format!(
-                                    "         tb_first[{last}] + longint'(tb_lane), tb_applied[{last}][tb_lane*IN_W +: IN_W],"
-                                ));
-                                w.line(format!(
-                                    "         tb_expected[{last}][tb_lane*OUT_W +: OUT_W], tb_got[tb_lane*OUT_W +: OUT_W]);"
-                                ));
-                            });
-                            w.line("tb_reports = tb_reports + 1;");
-                        },
-                    );
-                    w.indent().line("tb_passed = tb_passed + 1;");
-                    w.line("end");
-                });
-            },
+            format!("if (tb_valid[{last}] == '1 && tb_got === tb_expected[{last}]) begin"),
+            "end else begin",
+            |w| w.line("tb_passed = tb_passed + longint'(LANES);"),
         );
+        lane_by_lane(&mut w.indent(), last);
+        w.line("end");
         if latency > 0 {
             w.line("#5 tb_clk = 1'b0;");
         }
@@ -393,4 +367,40 @@ fn body(w: &mut CodeWriter, model: &str, top: &str, dut: &str, latency: usize, s
         ));
     });
     w.line("$finish;");
+}
+
+/// The check of round `last` lane by lane: a `MISMATCH` line for each of the first
+/// `MAX_REPORTS` failing lanes, in lane order.
+fn lane_by_lane(w: &mut CodeWriter, last: usize) {
+    w.block(
+        "for (tb_lane = 0; tb_lane < LANES; tb_lane = tb_lane + 1) begin",
+        "end",
+        |w| {
+            w.block(format!("if (tb_valid[{last}][tb_lane]) begin"), "end", |w| {
+                w.block(
+                    format!(
+                        "if (tb_got[tb_lane*OUT_W +: OUT_W] !== tb_expected[{last}][tb_lane*OUT_W +: OUT_W]) begin"
+                    ),
+                    "end else begin",
+                    |w| {
+                        w.line("tb_failed = tb_failed + 1;");
+                        w.block("if (tb_reports < MAX_REPORTS) begin", "end", |w| {
+                            w.line(
+                                "$display(\"MISMATCH vector %0d in=%h expected=%h got=%h\",",
+                            );
+                            w.line(format!(
+                                "         tb_first[{last}] + longint'(tb_lane), tb_applied[{last}][tb_lane*IN_W +: IN_W],"
+                            ));
+                            w.line(format!(
+                                "         tb_expected[{last}][tb_lane*OUT_W +: OUT_W], tb_got[tb_lane*OUT_W +: OUT_W]);"
+                            ));
+                        });
+                        w.line("tb_reports = tb_reports + 1;");
+                    },
+                );
+                w.indent().line("tb_passed = tb_passed + 1;");
+                w.line("end");
+            });
+        },
+    );
 }

@@ -25,10 +25,13 @@ pub const LIBRARY_NAME: &str = "libgolden_dpi.a";
 /// The C function prefix of the hasher's model.
 pub const MODEL: &str = "golden_hash";
 
-/// The golden model's static library: [`LIBRARY_ENV`] if set, else `libgolden_dpi.a` next to
-/// the running executable or in its parent folder (where `cargo build -p golden-dpi` puts it),
-/// else the newest `deps/libgolden_dpi-<hash>.a` there (where Cargo puts it when it builds
-/// rtl-gen, which depends on golden-dpi, or a test binary, in the same target folder).
+/// The golden model's static library: [`LIBRARY_ENV`] if set, else the library built together
+/// with this program, found by its build tag ([`golden_dpi::BUILD_TAG`], which this program
+/// holds): `libgolden_dpi.a` next to the running executable or in its parent folder (where
+/// `cargo build -p golden-dpi` puts it), or `deps/libgolden_dpi-<hash>.a` there (where Cargo
+/// puts it when it builds rtl-gen or a test binary). The tag, not the newest file date, decides,
+/// so a library left by another build (other features, another profile) is never taken; among
+/// libraries with the tag (copies of one build) the first by path is.
 pub fn golden_library() -> Result<PathBuf, Error> {
     if let Some(path) = std::env::var_os(LIBRARY_ENV) {
         let path = PathBuf::from(path);
@@ -43,34 +46,37 @@ pub fn golden_library() -> Result<PathBuf, Error> {
     }
     let exe = std::env::current_exe().map_err(Error::io("the running executable"))?;
     let dir = exe.parent().unwrap_or(Path::new("."));
-    let folders = [dir.to_path_buf(), dir.join("..")];
-    let exact = folders
+    let mut candidates: Vec<PathBuf> = [dir.to_path_buf(), dir.join("..")]
         .iter()
-        .map(|f| f.join(LIBRARY_NAME))
-        .find(|p| p.is_file());
-    let hashed = || {
-        folders
-            .iter()
-            .flat_map(|f| [f.clone(), f.join("deps")])
-            .filter_map(|f| std::fs::read_dir(f).ok())
-            .flatten()
-            .filter_map(Result::ok)
-            .filter(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                name.starts_with("libgolden_dpi-") && name.ends_with(".a")
-            })
-            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-            .max()
-            .map(|(_, path)| path)
-    };
-    exact.or_else(hashed).ok_or_else(|| {
-        Error::GoldenLibrary(format!(
-            "the golden model's C library {LIBRARY_NAME} is not next to {} (build it with \
-             `cargo build --release -p golden-dpi`, or set {LIBRARY_ENV})",
-            exe.display()
-        ))
-    })
+        .flat_map(|f| [f.clone(), f.join("deps")])
+        .filter_map(|f| std::fs::read_dir(f).ok())
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name == LIBRARY_NAME || (name.starts_with("libgolden_dpi-") && name.ends_with(".a"))
+        })
+        .map(|e| e.path())
+        .collect();
+    candidates.sort();
+    candidates
+        .into_iter()
+        .find(|path| built_with_this_program(path))
+        .ok_or_else(|| {
+            Error::GoldenLibrary(format!(
+                "the golden model's C library {LIBRARY_NAME}, built with this rtl-gen, is not next \
+                 to {} (build them together with `cargo build --release -p rtl-gen`, or set \
+                 {LIBRARY_ENV})",
+                exe.display()
+            ))
+        })
+}
+
+/// Whether the static library at `path` holds this program's [`golden_dpi::BUILD_TAG`].
+fn built_with_this_program(path: &Path) -> bool {
+    std::fs::read(path)
+        .is_ok_and(|bytes| memchr::memmem::find(&bytes, golden_dpi::BUILD_TAG.as_bytes()).is_some())
 }
 
 /// The testbench's view of a block from its manifest: every data port, clock and reset left
@@ -163,4 +169,26 @@ pub fn run(
     let rtl: Vec<_> = manifest.rtl_files.iter().map(|f| dir.join(f)).collect();
     let report = Verilator.run_dpi(&rtl, &tb, &library, &plan_path, vectors, &work)?;
     Ok((manifest, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A library is taken by its build tag, whatever its date: one without the tag (another
+    /// build's, or a stale copy) is not, one holding it anywhere in its bytes is.
+    #[test]
+    fn a_library_is_recognised_by_its_build_tag_not_its_date() {
+        let dir = tempfile::tempdir().unwrap();
+        let ours = dir.path().join("libgolden_dpi-1.a");
+        let other = dir.path().join("libgolden_dpi-2.a");
+        let mut bytes = b"!<arch>\n...".to_vec();
+        bytes.extend_from_slice(golden_dpi::BUILD_TAG.as_bytes());
+        bytes.extend_from_slice(b"...");
+        std::fs::write(&ours, &bytes).unwrap();
+        std::fs::write(&other, "!<arch>\ngolden-dpi build /elsewhere/out").unwrap();
+        assert!(built_with_this_program(&ours));
+        assert!(!built_with_this_program(&other));
+        assert!(!built_with_this_program(&dir.path().join("missing.a")));
+    }
 }
