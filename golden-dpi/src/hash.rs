@@ -345,16 +345,22 @@ mod tests {
         assert_eq!(banks[1 << 6], (1 << 6, 0b10000));
     }
 
-    #[test]
-    fn configurable_plan_packs_cfg_below_the_address() {
+    /// The configurable Fig. 5 bit-vector XOR (k1 2, k2 8, mask 7) at 14 bits and 32 banks,
+    /// its `cfg_i` packed as its manifest packs it (13 bits).
+    fn configurable_fig5(plan: VectorPlan) -> HashPlan {
         let mut object = HashConfigObject::new(HashKind::BitvectorXor, 14, 32);
         (object.k1, object.k2, object.mask) = (Some(2), Some(8), Some(7));
-        let plan = HashPlan {
+        HashPlan {
             configuration: object,
             configurable: true,
             cfg_fields: vec![[0, 4], [4, 4], [8, 5]],
-            stimulus: HashPlanStimulus::Vectors(VectorPlan::default()),
-        };
+            stimulus: HashPlanStimulus::Vectors(plan),
+        }
+    }
+
+    #[test]
+    fn configurable_plan_packs_cfg_below_the_address() {
+        let plan = configurable_fig5(VectorPlan::default());
         let mut model = HashModel::open(&plan).unwrap();
         let (mut s, mut e) = ([0u32; 1], [0u32; 1]);
         assert_eq!(model.round(1, &mut s, &mut e), 1);
@@ -374,18 +380,11 @@ mod tests {
     /// a stream writes fewer lanes and zeros after them.
     #[test]
     fn a_round_packs_its_lanes_side_by_side_in_stream_order() {
-        let mut object = HashConfigObject::new(HashKind::BitvectorXor, 14, 32);
-        (object.k1, object.k2, object.mask) = (Some(2), Some(8), Some(7));
-        let plan = HashPlan {
-            configuration: object,
-            configurable: true,
-            cfg_fields: vec![[0, 4], [4, 4], [8, 5]],
-            stimulus: HashPlanStimulus::Vectors(VectorPlan {
-                seed: 1,
-                vectors: 4,
-                configs: 1,
-            }),
-        };
+        let plan = configurable_fig5(VectorPlan {
+            seed: 1,
+            vectors: 4,
+            configs: 1,
+        });
         let mut one = HashModel::open(&plan).unwrap();
         let singles: Vec<(u64, u64)> = std::iter::from_fn(|| {
             let (mut s, mut e) = ([0u32; 1], [0u32; 1]);

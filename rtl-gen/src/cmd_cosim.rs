@@ -72,24 +72,28 @@ pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
                 message: "--fast runs under verilator only (DPI-C)".into(),
             });
         }
-        rtl_gen::limits::check(
-            "--vectors",
-            args.vectors as u64,
-            rtl_gen::limits::MAX_FAST_VECTORS,
-            "vectors of one DPI-C run, about half an hour",
-        )?;
-        rtl_gen::limits::check(
-            "--configs",
-            args.configs as u64,
-            rtl_gen::limits::MAX_CONFIGS,
-            "each adds vectors",
-        )?;
-        rtl_gen::limits::check(
-            "--lanes",
-            args.lanes as u64,
-            testbenches::dpi::MAX_LANES as u64,
-            "DUT instances in one DPI-C testbench",
-        )?;
+        for (flag, value, max, what) in [
+            (
+                "--vectors",
+                args.vectors as u64,
+                rtl_gen::limits::MAX_FAST_VECTORS,
+                "vectors of one DPI-C run, about half an hour",
+            ),
+            (
+                "--configs",
+                args.configs as u64,
+                rtl_gen::limits::MAX_CONFIGS,
+                "each adds vectors",
+            ),
+            (
+                "--lanes",
+                args.lanes as u64,
+                testbenches::dpi::MAX_LANES as u64,
+                "DUT instances in one DPI-C testbench",
+            ),
+        ] {
+            rtl_gen::limits::check(flag, value, max, what)?;
+        }
         Some(if args.sweep {
             HashPlanStimulus::Sweep {
                 max_configs: args.max_configs,
