@@ -38,7 +38,7 @@ for map in "${maps[@]}"; do
     rap) args=(--map rap --rap-seed 1) ;;
     *) echo "smem_throughput.sh: map '$map' is not one of modulo, xor, cfg, rap" >&2; exit 2 ;;
   esac
-  "$RTL" smem "${shape[@]}" "${args[@]}" --out "$OUT/$map" > "$OUT/$map.json"
+  "$RTL" smem "${shape[@]}" "${args[@]}" --out "$OUT/maps/$map" > "$OUT/$map.json"
   python3 - "$OUT/$map.json" "$map" <<'EOF'
 import json, sys
 row = json.load(open(sys.argv[1]))["replay"][0]
