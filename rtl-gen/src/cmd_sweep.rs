@@ -4,9 +4,10 @@ use crate::cli::{named_or_all, JobsArg, OrAll, QuietArg};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use models::HashKind;
-use rtl_gen::hash::sweep::{self, SweepPlan};
+use rtl_gen::hash::sweep::{self, SweepPlan, SweepResults};
+use rtl_gen::hash::sweep_jobs::{self, JobFormat};
 use rtl_gen::Error;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `rtl-gen sweep`.
@@ -31,6 +32,68 @@ enum SweepWhat {
     /// Every configuration of each configurable hasher on every address, co-simulated through
     /// the DPI-C golden model (sampled where the configurations are too many).
     Configs(ConfigSweepArgs),
+    /// Run one point of a sweep emitted by `sweep hash --emit` (what each job of its job file
+    /// runs) and write its record.
+    Point(PointArgs),
+    /// Merge the point records of a sweep emitted by `sweep hash --emit` into results.csv,
+    /// results.json and the plots, as the in-process sweep writes them.
+    Collect(CollectArgs),
+}
+
+/// Arguments of `rtl-gen sweep point`.
+#[derive(Args)]
+#[command(after_help = "\
+Generates and synthesizes one point of an emitted sweep exactly as the in-process `sweep hash`
+does (into DIR/blocks/<name>/) and writes its record DIR/points/POINT.json, which `sweep collect`
+reads. The job files run this command, one per point; run it by hand to redo one point.
+
+Example:
+  rtl-gen sweep point out/sweep bitvector-xor-b32
+
+Exit status: 0 when the point's record was written (a point whose synthesis failed is recorded
+as failed, and the failure printed, as the in-process sweep goes on past it), 2 on an error
+(DIR is not an emitted sweep, POINT is not one of its points).")]
+pub struct PointArgs {
+    /// The emitted sweep's folder.
+    dir: PathBuf,
+    /// The point's name, `<kind>-b<banks>` (DIR/points.txt lists them).
+    point: String,
+    /// Print the point's record instead of its line.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+/// Arguments of `rtl-gen sweep collect`.
+#[derive(Args)]
+#[command(after_help = "\
+Reads DIR/sweep.json and every point record DIR/points/<point>.json and writes DIR/results.csv,
+DIR/results.json and the plots, the same files (same columns, same numbers) as the in-process
+`sweep hash` writes for the same plan; results.json's `command` is the emitting command. Points
+whose synthesis failed are in the results as failed and named on stderr. A point without a
+record (its job did not run or did not finish) stops the collection: the missing points are
+named and nothing is written, unless --allow-missing, which writes the rest with the missing
+points' status `missing`.
+
+Examples:
+  rtl-gen sweep collect out/sweep
+  rtl-gen sweep collect out/sweep --allow-missing --json
+
+Exit status: 0 when every point succeeded, 1 when some failed or (with --allow-missing) are
+missing, 2 on an error (DIR is not an emitted sweep, points missing without --allow-missing,
+a corrupt record) or when no point succeeded.")]
+pub struct CollectArgs {
+    /// The emitted sweep's folder.
+    dir: PathBuf,
+    /// Write the results of the points that have a record; the others get status `missing`.
+    #[arg(long)]
+    allow_missing: bool,
+    /// Print results.json instead of the table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    quiet: QuietArg,
 }
 
 /// Arguments of `rtl-gen sweep configs`.
@@ -163,12 +226,20 @@ m up. Writes <OUT>/results.csv, <OUT>/results.json and SVG plots against the ban
 delay with --liberty, transistors and depth without). A failed point is reported and the sweep
 goes on.
 
+With --emit make|ninja|slurm nothing runs: <OUT> gets the sweep's plan (sweep.json), its point
+list (points.txt) and a job file (Makefile, build.ninja or the Slurm job-array script
+sweep.sbatch) in which each point is one `rtl-gen sweep point <OUT> <POINT>`, with absolute
+paths, so that it runs from any folder; `rtl-gen sweep collect <OUT>` then writes the same
+results as the in-process sweep.
+
 Examples:
   rtl-gen sweep hash --kinds all --banks 4,8,16,32,64,128,256 --addr-bits 14 --out out/sweep
   rtl-gen sweep hash --configurable --liberty ../shared/pdk/nangate45_typ.lib.gz --out out/sweep
+  rtl-gen sweep hash --kinds all --banks 4,8,16,32 --emit make --out out/sweep
+  make -f \"$PWD\"/out/sweep/Makefile -j 8 && rtl-gen sweep collect out/sweep
 
-Exit status: 0 when every point succeeded, 1 when some failed, 2 on an error or when every
-point failed.")]
+Exit status: 0 when every point succeeded (with --emit: when the files were written), 1 when
+some failed, 2 on an error or when every point failed.")]
 pub struct HashSweepArgs {
     /// Kinds: `all`, or a comma-separated list.
     #[arg(long, default_value = "all", value_delimiter = ',', value_parser = named_or_all::<HashKind>(HashKind::ALL.map(HashKind::name)))]
@@ -191,6 +262,13 @@ pub struct HashSweepArgs {
     /// Output folder.
     #[arg(long, default_value = "out/sweep")]
     out: PathBuf,
+    /// Write a job file for this engine into --out instead of running the sweep; each point is
+    /// one job (`rtl-gen sweep point`), merged by `rtl-gen sweep collect`.
+    #[arg(long, value_name = "ENGINE")]
+    emit: Option<JobFormat>,
+    /// Print one JSON document: results.json, or with --emit what was emitted.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     jobs: JobsArg,
     #[command(flatten)]
@@ -205,6 +283,8 @@ pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
         SweepWhat::Structures(a) => run_structures(a, command),
         SweepWhat::Targets(a) => run_targets(a, command),
         SweepWhat::Configs(a) => run_configs(a, command),
+        SweepWhat::Point(a) => run_point(a),
+        SweepWhat::Collect(a) => run_collect(a),
     }
 }
 
@@ -434,7 +514,9 @@ fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
     rtl_gen::output::OutputFolder::check_files(
         sweep::output_files(&plan).iter().map(PathBuf::as_path),
     )?;
-    let jobs = args.jobs.threads();
+    if let Some(format) = args.emit {
+        return emit_hash(&plan, format, command, args.json);
+    }
     let total = plan.points().len() as u64;
     let bar = if args.quiet.quiet {
         ProgressBar::hidden()
@@ -445,63 +527,85 @@ fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} points, {elapsed} ({eta} left) {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    // A hidden bar (stderr not a terminal, or --quiet) drops its println: say it on stderr
-    // then (failures and skips are not progress).
-    let say = |line: String| {
-        if bar.is_hidden() {
-            eprintln!("{line}");
-        } else {
-            bar.println(line);
-        }
-    };
     let done = |r: &sweep::PointResult| {
-        let name = r.top.clone().unwrap_or_else(|| r.kind.clone());
-        match r.status.as_str() {
-            "failed" => say(format!(
-                "failed: {name} at {} banks: {}",
-                r.banks,
-                r.error.as_deref().unwrap_or("?")
-            )),
-            "skipped" => say(format!(
-                "skipped: {} at {} banks: {}",
-                r.kind,
-                r.banks,
-                r.error.as_deref().unwrap_or("?")
-            )),
-            _ => bar.set_message(name),
+        match problem(r) {
+            // A hidden bar (stderr not a terminal, or --quiet) drops its println: say it on
+            // stderr then (failures and skips are not progress).
+            Some(line) if bar.is_hidden() => eprintln!("{line}"),
+            Some(line) => bar.println(line),
+            None => bar.set_message(r.top.clone().unwrap_or_else(|| r.kind.clone())),
         }
         bar.inc(1);
     };
     let start = std::time::Instant::now();
-    let results = sweep::run(&plan, command, jobs, &done)?;
+    let results = sweep::run(&plan, command, args.jobs.threads(), &done)?;
     bar.finish_and_clear();
-    let written = sweep::write_outputs(&results, &plan.out)?;
+    report_hash(&results, &plan.out, args.json, Some(start.elapsed()))
+}
 
+/// The line that reports a point which did not succeed (failed, skipped, missing from an
+/// emitted sweep); `None` for a point with numbers.
+fn problem(r: &sweep::PointResult) -> Option<String> {
+    let name = r.top.clone().unwrap_or_else(|| r.kind.clone());
+    let why = r.error.as_deref().unwrap_or("?");
+    match r.status.as_str() {
+        "ok" => None,
+        "skipped" => Some(format!("skipped: {} at {} banks: {why}", r.kind, r.banks)),
+        status => Some(format!("{status}: {name} at {} banks: {why}", r.banks)),
+    }
+}
+
+/// Writes a hash sweep's results into `out` and prints them (the table and a summary, or with
+/// `json` results.json); the exit status says whether every point succeeded. `elapsed` is the
+/// in-process sweep's wall time (none for a collected one).
+fn report_hash(
+    results: &SweepResults,
+    out: &Path,
+    json: bool,
+    elapsed: Option<std::time::Duration>,
+) -> Result<ExitCode, Error> {
+    let written = sweep::write_outputs(results, out)?;
     let reports: Vec<synth::SynthReport> = results
         .points
         .iter()
         .filter_map(|p| p.synth.as_ref().map(|s| s.report.clone()))
         .collect();
-    print!("{}", synth::render_table(&reports));
+    let ok = reports.len();
     let failed = results
         .points
         .iter()
         .filter(|p| p.status == "failed")
         .count();
-    let ok = reports.len();
-    println!(
-        "{ok} points synthesized, {failed} failed, {} skipped in {:.1} s; {}",
-        results.points.len() - ok - failed,
-        start.elapsed().as_secs_f64(),
-        results.yosys_version.as_deref().unwrap_or("no Yosys run"),
-    );
-    if let Some(lib) = &results.liberty {
-        println!("library: {lib}");
+    let missing = results
+        .points
+        .iter()
+        .filter(|p| p.status == "missing")
+        .count();
+    if json {
+        let text = std::fs::read_to_string(out.join("results.json"))
+            .map_err(Error::io(out.join("results.json")))?;
+        print!("{text}");
+    } else {
+        print!("{}", synth::render_table(&reports));
+        println!(
+            "{ok} points synthesized, {failed} failed, {} skipped{}{}; {}",
+            results.points.len() - ok - failed - missing,
+            if missing > 0 {
+                format!(", {missing} missing")
+            } else {
+                String::new()
+            },
+            elapsed.map_or(String::new(), |t| format!(" in {:.1} s", t.as_secs_f64())),
+            results.yosys_version.as_deref().unwrap_or("no Yosys run"),
+        );
+        if let Some(lib) = &results.liberty {
+            println!("library: {lib}");
+        }
+        for f in written {
+            println!("wrote {}", f.display());
+        }
     }
-    for f in written {
-        println!("wrote {}", f.display());
-    }
-    Ok(if failed == 0 {
+    Ok(if failed + missing == 0 {
         ExitCode::SUCCESS
     } else if ok == 0 {
         // Nothing measured at all (no Yosys, say): an error, not a partial result.
@@ -509,4 +613,65 @@ fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `sweep hash --emit`: writes the plan and the job file instead of running the sweep.
+fn emit_hash(
+    plan: &SweepPlan,
+    format: JobFormat,
+    command: &str,
+    json: bool,
+) -> Result<ExitCode, Error> {
+    let exe = std::env::current_exe()
+        .and_then(|e| e.canonicalize())
+        .map_err(Error::io("the rtl-gen binary"))?;
+    let emitted = sweep_jobs::emit(plan, format, command, &exe)?;
+    if json {
+        let mut text =
+            serde_json::to_string_pretty(&emitted).unwrap_or_else(|e| unreachable!("{e}"));
+        text.push('\n');
+        print!("{text}");
+    } else {
+        println!(
+            "{} points, one {} job each, in {}",
+            emitted.points,
+            format.name(),
+            emitted.job_file.display()
+        );
+        println!("run:   {}", emitted.run);
+        println!("then:  {}", emitted.collect);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_point(args: PointArgs) -> Result<ExitCode, Error> {
+    let record = sweep_jobs::run_point(&args.dir, &args.point)?;
+    if args.json {
+        let mut text =
+            serde_json::to_string_pretty(&record).unwrap_or_else(|e| unreachable!("{e}"));
+        text.push('\n');
+        print!("{text}");
+    } else if let Some(line) = problem(&record.result) {
+        eprintln!("{}: {line}", record.point);
+    } else if !args.quiet.quiet {
+        eprintln!(
+            "{}: {} synthesized",
+            record.point,
+            record.result.top.as_deref().unwrap_or("?")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_collect(args: CollectArgs) -> Result<ExitCode, Error> {
+    let collected = sweep_jobs::collect(&args.dir, args.allow_missing)?;
+    rtl_gen::output::OutputFolder::check_files(
+        sweep::output_files(&collected.plan)
+            .iter()
+            .map(PathBuf::as_path),
+    )?;
+    for line in collected.results.points.iter().filter_map(problem) {
+        eprintln!("{line}");
+    }
+    report_hash(&collected.results, &args.dir, args.json, None)
 }

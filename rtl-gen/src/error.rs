@@ -45,6 +45,29 @@ pub enum Error {
         /// What is missing.
         message: String,
     },
+    /// A folder that is not an emitted sweep (`rtl-gen sweep point` / `collect`).
+    #[error("{path}: {message}")]
+    NotASweep {
+        /// The folder.
+        path: PathBuf,
+        /// What is missing or wrong.
+        message: String,
+    },
+    /// An emitted sweep collected before every point has its record.
+    #[error(
+        "{path}: {missing} of {total} points have no record: {names} (run the job file to \
+         finish them, or pass --allow-missing to collect the rest)"
+    )]
+    IncompleteSweep {
+        /// The sweep's folder.
+        path: PathBuf,
+        /// How many points have no record.
+        missing: usize,
+        /// How many points the sweep has.
+        total: usize,
+        /// The first missing points' names.
+        names: String,
+    },
     /// A trace the search refuses, with the line at fault.
     #[error("{path}: {source}")]
     Trace {

@@ -14,11 +14,13 @@ pub mod cfg_layout;
 pub mod config_sweep;
 pub mod dpi;
 pub mod flow;
+pub mod job_files;
 pub mod logic;
 pub mod mux_tree;
 pub mod search_report;
 pub mod structures;
 pub mod sweep;
+pub mod sweep_jobs;
 pub mod target_sweep;
 pub mod vectors;
 

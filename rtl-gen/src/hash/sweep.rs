@@ -82,8 +82,8 @@ pub fn fixed_config(kind: HashKind, geometry: Geometry) -> HashConfig {
     config
 }
 
-/// What to sweep.
-#[derive(Debug, Clone)]
+/// What to sweep (also the plan an emitted sweep's `sweep.json` records, without its folder).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepPlan {
     /// Hash kinds, one line per kind in the plots.
     pub kinds: Vec<HashKind>,
@@ -97,7 +97,8 @@ pub struct SweepPlan {
     pub pipeline: bool,
     /// Liberty file; `None` for the generic flow.
     pub liberty: Option<PathBuf>,
-    /// Output folder.
+    /// Output folder (not recorded in an emitted sweep's plan: its folder is where the plan is).
+    #[serde(skip)]
     pub out: PathBuf,
 }
 
@@ -162,8 +163,9 @@ pub struct SweepResults {
     pub points: Vec<PointResult>,
 }
 
-/// Generates and synthesizes one point into `<out>/blocks/<name>/`.
-fn run_point(plan: &SweepPlan, kind: HashKind, banks: u64) -> PointResult {
+/// Generates and synthesizes one point into `<out>/blocks/<name>/`: the work of one point,
+/// whether the in-process sweep ([`run`]) or an emitted job (`rtl-gen sweep point`) runs it.
+pub fn run_point(plan: &SweepPlan, kind: HashKind, banks: u64) -> PointResult {
     let mut result = PointResult {
         kind: kind.name().into(),
         banks,
@@ -283,8 +285,14 @@ pub fn run(
             })
             .collect()
     });
-    let first = results.iter().find_map(|r| r.synth.as_ref());
-    Ok(SweepResults {
+    Ok(results_of(plan, command, results))
+}
+
+/// The sweep's results from its points' results in point order: what [`run`] returns and what
+/// `rtl-gen sweep collect` builds from an emitted sweep's point records.
+pub fn results_of(plan: &SweepPlan, command: &str, points: Vec<PointResult>) -> SweepResults {
+    let first = points.iter().find_map(|r| r.synth.as_ref());
+    SweepResults {
         format_version: FORMAT_VERSION,
         generator: generator(),
         command: command.to_string(),
@@ -301,8 +309,8 @@ pub fn run(
         addr_bits: plan.addr_bits,
         configurable: plan.configurable,
         pipeline: plan.pipeline,
-        points: results,
-    })
+        points,
+    }
 }
 
 /// The CSV columns of [`to_csv`].

@@ -1,0 +1,399 @@
+//! Sweeps that scale out on existing engines: `rtl-gen sweep hash --emit make|ninja|slurm`
+//! writes the sweep's plan and a job file ([`super::job_files`]) instead of running it; each job
+//! is one `rtl-gen sweep point DIR POINT`, which generates and synthesizes that point exactly as
+//! the in-process sweep does ([`sweep::run_point`]) and leaves a small record,
+//! `points/<point>.json`; `rtl-gen sweep collect DIR` merges the records into the in-process
+//! sweep's `results.csv`, `results.json` and plots ([`sweep::results_of`], [`sweep::write_outputs`]).
+//!
+//! An emitted sweep's folder holds, besides what the points write (`blocks/`):
+//! `sweep.json` ([`EmittedSweep`]: the plan and its points), `points.txt` (one point name a
+//! line: the Slurm array's list, or input for `xargs`), the job file, `points/` and, for Slurm,
+//! `logs/`. Emitting again into the folder starts the sweep over: the earlier records go.
+
+use super::job_files::{self, JobSpec};
+use super::sweep::{self, PointResult, SweepPlan, SweepResults};
+use crate::manifest::generator;
+use crate::output::{self, ownership, OutputFolder};
+use crate::Error;
+use models::HashKind;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Version of the layout of `sweep.json` and of the point records.
+pub const FORMAT_VERSION: u32 = 1;
+/// The plan file in an emitted sweep's folder.
+pub const PLAN_FILE: &str = "sweep.json";
+/// The folder of the point records.
+pub const POINTS_DIR: &str = "points";
+/// The list of point names, one a line, in point order (a Slurm task's index is its line - 1).
+pub const POINT_LIST: &str = "points.txt";
+/// The folder of the Slurm tasks' logs.
+pub const LOGS_DIR: &str = "logs";
+/// How many missing points an error names before it says how many more there are.
+const NAMED_MISSING: usize = 10;
+
+/// The engine an emitted sweep's job file is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum JobFormat {
+    /// A Makefile (`make -j N`).
+    Make,
+    /// A Ninja file.
+    Ninja,
+    /// A Slurm job-array script (`sbatch`).
+    Slurm,
+}
+
+impl JobFormat {
+    /// The format's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            JobFormat::Make => "make",
+            JobFormat::Ninja => "ninja",
+            JobFormat::Slurm => "slurm",
+        }
+    }
+
+    /// The job file's name in the sweep's folder.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            JobFormat::Make => "Makefile",
+            JobFormat::Ninja => "build.ninja",
+            JobFormat::Slurm => "sweep.sbatch",
+        }
+    }
+}
+
+/// What `sweep.json` holds: everything `sweep point` and `sweep collect` need.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EmittedSweep {
+    /// Generator name and version (first, so that the file is recognisably rtl-gen's).
+    pub generator: String,
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The `rtl-gen sweep ... --emit` command that wrote it.
+    pub command: String,
+    /// The job file's format.
+    pub format: JobFormat,
+    /// The `rtl-gen` binary the job file runs.
+    pub rtl_gen: PathBuf,
+    /// The sweep (its `out` is the folder the plan is read from).
+    pub plan: SweepPlan,
+    /// The points' names ([`point_name`]), in point order.
+    pub points: Vec<String>,
+}
+
+/// One point's record, `points/<point>.json`, written by `rtl-gen sweep point`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PointRecord {
+    /// Generator name and version.
+    pub generator: String,
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The point's name.
+    pub point: String,
+    /// Its result, as the in-process sweep records it.
+    pub result: PointResult,
+}
+
+/// A point's name in job files and records: `<kind>-b<banks>` (`bitvector-xor-b32`).
+pub fn point_name(kind: HashKind, banks: u64) -> String {
+    format!("{}-b{banks}", kind.name())
+}
+
+/// What [`emit`] wrote.
+#[derive(Debug, Clone, Serialize)]
+pub struct Emitted {
+    /// The sweep's folder, absolute.
+    pub dir: PathBuf,
+    /// The job file's format.
+    pub format: JobFormat,
+    /// The job file.
+    pub job_file: PathBuf,
+    /// How many points (jobs).
+    pub points: usize,
+    /// The command that runs the job file.
+    pub run: String,
+    /// The command that merges the points' records.
+    pub collect: String,
+    /// Every file written.
+    pub files: Vec<PathBuf>,
+}
+
+/// Whether a job file can name `path` as it is: letters, digits and `/ . _ - + @` only (make
+/// and Ninja split on spaces and treat `$ : % # =` specially).
+fn job_safe(path: &Path) -> bool {
+    path.to_str().is_some_and(|s| {
+        s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+@".contains(c))
+    })
+}
+
+/// `path` made absolute against the current folder (it need not exist).
+fn absolute(path: &Path, flag: &'static str) -> Result<PathBuf, Error> {
+    std::path::absolute(path).map_err(|e| Error::BadFlag {
+        flag,
+        value: path.display().to_string(),
+        message: format!("cannot be made absolute: {e}"),
+    })
+}
+
+/// Writes the plan of `plan` (whose inputs the caller has checked), its point list and the
+/// job file of `format` into `plan.out`, which then holds an emitted sweep; nothing runs.
+/// `rtl_gen` is the binary the jobs run. Refuses, before writing anything, a repeated point,
+/// a path a job file cannot name, and files or a `points/` folder rtl-gen did not write.
+pub fn emit(
+    plan: &SweepPlan,
+    format: JobFormat,
+    command: &str,
+    rtl_gen: &Path,
+) -> Result<Emitted, Error> {
+    let dir = absolute(&plan.out, "--out")?;
+    let mut points: Vec<String> = Vec::new();
+    for (kind, banks) in plan.points() {
+        let name = point_name(kind, banks);
+        if points.contains(&name) {
+            return Err(Error::BadFlag {
+                flag: "--banks",
+                value: banks.to_string(),
+                message: "given twice: each point of an emitted sweep is one job".into(),
+            });
+        }
+        points.push(name);
+    }
+    let unsafe_path = |flag: &'static str, path: &Path, what: &str| Error::BadFlag {
+        flag,
+        value: path.display().to_string(),
+        message: format!(
+            "{what} cannot be named in a job file (allowed: letters, digits and / . _ - + @)"
+        ),
+    };
+    if !job_safe(&dir) {
+        return Err(unsafe_path("--out", &dir, "this folder"));
+    }
+    if !job_safe(rtl_gen) {
+        return Err(unsafe_path("--emit", rtl_gen, "the rtl-gen binary's path"));
+    }
+    let mut recorded = plan.clone();
+    if let Some(lib) = &plan.liberty {
+        // The jobs may run anywhere: the library by its absolute path.
+        recorded.liberty = Some(lib.canonicalize().map_err(Error::io(lib))?);
+    }
+    let files: Vec<PathBuf> = [PLAN_FILE, POINT_LIST, format.file_name()]
+        .iter()
+        .map(|f| dir.join(f))
+        .collect();
+    OutputFolder::check(&dir)?;
+    OutputFolder::check_files(files.iter().map(PathBuf::as_path))?;
+    let records = dir.join(POINTS_DIR);
+    ownership::check_replaceable(&records, &ownership::folder_state(&records))?;
+
+    OutputFolder::open(&dir)?;
+    output::cleanup::remove(&records).map_err(Error::io(&records))?;
+    OutputFolder::open(&records)?;
+    if format == JobFormat::Slurm {
+        OutputFolder::open(&dir.join(LOGS_DIR))?;
+    }
+    let emitted = EmittedSweep {
+        generator: generator(),
+        format_version: FORMAT_VERSION,
+        command: command.to_string(),
+        format,
+        rtl_gen: rtl_gen.to_path_buf(),
+        plan: recorded,
+        points,
+    };
+    let spec = JobSpec {
+        dir: &dir,
+        rtl_gen,
+        points: &emitted.points,
+        command,
+    };
+    let mut list = emitted.points.join("\n");
+    list.push('\n');
+    let contents = [to_json(&emitted), list, job_files::render(format, &spec)];
+    for (file, text) in files.iter().zip(&contents) {
+        output::write_file(file, text.as_bytes())?;
+    }
+    let job_file = dir.join(format.file_name());
+    let run = match format {
+        JobFormat::Make => format!("make -f {} -j$(nproc)", job_file.display()),
+        JobFormat::Ninja => format!("ninja -f {}", job_file.display()),
+        JobFormat::Slurm => format!("sbatch {}", job_file.display()),
+    };
+    Ok(Emitted {
+        collect: format!("rtl-gen sweep collect {}", dir.display()),
+        dir,
+        format,
+        job_file,
+        points: emitted.points.len(),
+        run,
+        files,
+    })
+}
+
+/// Pretty JSON with a final newline.
+fn to_json<T: Serialize>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|e| unreachable!("{e}"));
+    s.push('\n');
+    s
+}
+
+/// The refusal of a folder that is not an emitted sweep.
+fn not_a_sweep(dir: &Path, why: String) -> Error {
+    Error::NotASweep {
+        path: dir.to_path_buf(),
+        message: format!(
+            "{why}: not a sweep emitted by `rtl-gen sweep hash --emit make|ninja|slurm`"
+        ),
+    }
+}
+
+/// Reads the emitted sweep in `dir` (its plan's `out` set to `dir`), or refuses a folder that
+/// is not one.
+pub fn load(dir: &Path) -> Result<EmittedSweep, Error> {
+    let path = dir.join(PLAN_FILE);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| not_a_sweep(dir, format!("no readable {PLAN_FILE} ({e})")))?;
+    let mut emitted: EmittedSweep = serde_json::from_str(&text)
+        .map_err(|e| not_a_sweep(dir, format!("{PLAN_FILE} is not a sweep plan ({e})")))?;
+    if !emitted.generator.starts_with("rtl-gen") || emitted.format_version != FORMAT_VERSION {
+        return Err(not_a_sweep(
+            dir,
+            format!(
+                "{PLAN_FILE} is from {} layout {} (this rtl-gen reads layout {FORMAT_VERSION})",
+                emitted.generator, emitted.format_version
+            ),
+        ));
+    }
+    emitted.plan.out = dir.to_path_buf();
+    Ok(emitted)
+}
+
+/// The record file of point `name` in `dir`.
+fn record_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(POINTS_DIR).join(format!("{name}.json"))
+}
+
+/// Runs point `name` of the emitted sweep in `dir` (generation and synthesis, as the in-process
+/// sweep does) and writes its record. A point that fails is recorded as failed, like the
+/// in-process sweep records it; only a folder or point that is not the sweep's is an error.
+pub fn run_point(dir: &Path, name: &str) -> Result<PointRecord, Error> {
+    let emitted = load(dir)?;
+    let Some((kind, banks)) = emitted
+        .plan
+        .points()
+        .into_iter()
+        .find(|&(k, b)| point_name(k, b) == name)
+    else {
+        return Err(Error::BadFlag {
+            flag: "<POINT>",
+            value: name.to_string(),
+            message: format!(
+                "not a point of {} (its points are listed in {POINT_LIST}, e.g. {})",
+                dir.display(),
+                emitted.points.first().map_or("none", String::as_str)
+            ),
+        });
+    };
+    let record = PointRecord {
+        generator: generator(),
+        format_version: FORMAT_VERSION,
+        point: name.to_string(),
+        result: sweep::run_point(&emitted.plan, kind, banks),
+    };
+    output::write_file(&record_path(dir, name), to_json(&record).as_bytes())?;
+    Ok(record)
+}
+
+/// What [`collect`] found.
+pub struct Collected {
+    /// The sweep's results, as the in-process sweep would have written them; a missing point
+    /// (only with `allow_missing`) has status `missing`.
+    pub results: SweepResults,
+    /// The plan (its `out` is the sweep's folder).
+    pub plan: SweepPlan,
+    /// The points without a record.
+    pub missing: Vec<String>,
+}
+
+/// Reads the record of point `name` (`None` when there is none).
+fn read_record(dir: &Path, name: &str) -> Result<Option<PointRecord>, Error> {
+    let path = record_path(dir, name);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(&path)(e)),
+    };
+    let bad = |message: String| Error::ConfigFile {
+        path: path.clone(),
+        message,
+    };
+    let record: PointRecord =
+        serde_json::from_str(&text).map_err(|e| bad(format!("not a point record: {e}")))?;
+    if record.format_version != FORMAT_VERSION || record.point != name {
+        return Err(bad(format!(
+            "a record of point {} in layout {}, expected point {name} in layout {FORMAT_VERSION}",
+            record.point, record.format_version
+        )));
+    }
+    Ok(Some(record))
+}
+
+/// Merges the records of the emitted sweep in `dir` into its results, in point order, through
+/// the same [`sweep::results_of`] as the in-process sweep. Refuses a folder that is not an
+/// emitted sweep, and, unless `allow_missing`, a sweep with points that have no record (naming
+/// them); with `allow_missing` they are in the results with status `missing`.
+pub fn collect(dir: &Path, allow_missing: bool) -> Result<Collected, Error> {
+    let emitted = load(dir)?;
+    let mut points = Vec::new();
+    let mut missing = Vec::new();
+    for (kind, banks) in emitted.plan.points() {
+        let name = point_name(kind, banks);
+        match read_record(dir, &name)? {
+            Some(r) => points.push(r.result),
+            None => {
+                points.push(PointResult {
+                    kind: kind.name().into(),
+                    banks,
+                    top: None,
+                    block: None,
+                    status: "missing".into(),
+                    error: Some(format!("no record {POINTS_DIR}/{name}.json: the point did not run or did not finish")),
+                    synth: None,
+                });
+                missing.push(name);
+            }
+        }
+    }
+    if !missing.is_empty() && !allow_missing {
+        let mut names = missing[..missing.len().min(NAMED_MISSING)].join(", ");
+        if missing.len() > NAMED_MISSING {
+            names.push_str(&format!(" and {} more", missing.len() - NAMED_MISSING));
+        }
+        return Err(Error::IncompleteSweep {
+            path: dir.to_path_buf(),
+            missing: missing.len(),
+            total: points.len(),
+            names,
+        });
+    }
+    Ok(Collected {
+        results: sweep::results_of(&emitted.plan, &emitted.command, points),
+        plan: emitted.plan,
+        missing,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_files_name_only_plain_paths() {
+        assert!(job_safe(Path::new("/work/out/sweep-1_a+b@c.d")));
+        for bad in ["/a b", "/a$b", "/a:b", "/a%b", "/a#b", "/a=b", "/a'b"] {
+            assert!(!job_safe(Path::new(bad)), "{bad}");
+        }
+    }
+}
