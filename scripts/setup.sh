@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what rtl-gen needs and is missing (Yosys, Verilator, Icarus Verilog, ccache, Python's
-# venv from Debian), then the pinned Python flow tools (FuseSoC, edalize, PeakRDL:
+# Installs what rtl-gen needs and is missing (Yosys, Verilator, Icarus Verilog, ccache, make,
+# Ninja, Python's venv from Debian), then the pinned Python flow tools (FuseSoC, edalize, PeakRDL:
 # scripts/python-requirements.txt) into the virtual environment .venv/. Safe to run again: it
 # installs nothing that is present.
 set -euo pipefail
@@ -11,6 +11,9 @@ for tool in yosys verilator iverilog ccache; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
+# make and ninja run the job files `rtl-gen sweep hash --emit make|ninja` writes (and its test).
+command -v make >/dev/null 2>&1 || missing+=(make)
+command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]} with apt-get" >&2
   sudo=""
@@ -18,7 +21,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-for tool in yosys verilator iverilog; do
+for tool in yosys verilator iverilog make ninja; do
   command -v "$tool" >/dev/null 2>&1 || { echo "setup: $tool is still missing" >&2; exit 1; }
 done
 
