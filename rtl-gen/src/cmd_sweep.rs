@@ -54,11 +54,18 @@ Exit status: 0 when the point's record was written (a point whose synthesis fail
 as failed, and the failure printed, as the in-process sweep goes on past it), 2 on an error
 (DIR is not an emitted sweep, POINT is not one of its points).")]
 pub struct PointArgs {
-    /// The emitted sweep's folder.
-    dir: PathBuf,
+    #[command(flatten)]
+    sweep: EmittedSweepArgs,
     /// The point's name, `<kind>-b<banks>` (DIR/points.txt lists them).
     point: String,
-    /// Print the point's record instead of its line.
+}
+
+/// What `sweep point` and `sweep collect` share: the folder, `--json` and `--quiet`.
+#[derive(Args)]
+struct EmittedSweepArgs {
+    /// The emitted sweep's folder (written by `sweep hash --emit`).
+    dir: PathBuf,
+    /// Print one JSON document (the point's record; results.json) instead of lines and tables.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -84,16 +91,11 @@ Exit status: 0 when every point succeeded, 1 when some failed or (with --allow-m
 missing, 2 on an error (DIR is not an emitted sweep, points missing without --allow-missing,
 a corrupt record) or when no point succeeded.")]
 pub struct CollectArgs {
-    /// The emitted sweep's folder.
-    dir: PathBuf,
+    #[command(flatten)]
+    sweep: EmittedSweepArgs,
     /// Write the results of the points that have a record; the others get status `missing`.
     #[arg(long)]
     allow_missing: bool,
-    /// Print results.json instead of the table.
-    #[arg(long)]
-    json: bool,
-    #[command(flatten)]
-    quiet: QuietArg,
 }
 
 /// Arguments of `rtl-gen sweep configs`.
@@ -645,15 +647,15 @@ fn emit_hash(
 }
 
 fn run_point(args: PointArgs) -> Result<ExitCode, Error> {
-    let record = sweep_jobs::run_point(&args.dir, &args.point)?;
-    if args.json {
+    let record = sweep_jobs::run_point(&args.sweep.dir, &args.point)?;
+    if args.sweep.json {
         let mut text =
             serde_json::to_string_pretty(&record).unwrap_or_else(|e| unreachable!("{e}"));
         text.push('\n');
         print!("{text}");
     } else if let Some(line) = problem(&record.result) {
         eprintln!("{}: {line}", record.point);
-    } else if !args.quiet.quiet {
+    } else if !args.sweep.quiet.quiet {
         eprintln!(
             "{}: {} synthesized",
             record.point,
@@ -664,7 +666,7 @@ fn run_point(args: PointArgs) -> Result<ExitCode, Error> {
 }
 
 fn run_collect(args: CollectArgs) -> Result<ExitCode, Error> {
-    let collected = sweep_jobs::collect(&args.dir, args.allow_missing)?;
+    let collected = sweep_jobs::collect(&args.sweep.dir, args.allow_missing)?;
     rtl_gen::output::OutputFolder::check_files(
         sweep::output_files(&collected.plan)
             .iter()
@@ -673,5 +675,5 @@ fn run_collect(args: CollectArgs) -> Result<ExitCode, Error> {
     for line in collected.results.points.iter().filter_map(problem) {
         eprintln!("{line}");
     }
-    report_hash(&collected.results, &args.dir, args.json, None)
+    report_hash(&collected.results, &args.sweep.dir, args.sweep.json, None)
 }

@@ -62,6 +62,16 @@ impl JobFormat {
             JobFormat::Slurm => "sweep.sbatch",
         }
     }
+
+    /// The command that runs the job file in `dir` (absolute) from any folder.
+    pub fn run_command(self, dir: &Path) -> String {
+        let file = dir.join(self.file_name());
+        match self {
+            JobFormat::Make => format!("make -f {} -j$(nproc)", file.display()),
+            JobFormat::Ninja => format!("ninja -f {}", file.display()),
+            JobFormat::Slurm => format!("sbatch {}", file.display()),
+        }
+    }
 }
 
 /// What `sweep.json` holds: everything `sweep point` and `sweep collect` need.
@@ -215,19 +225,13 @@ pub fn emit(
     for (file, text) in files.iter().zip(&contents) {
         output::write_file(file, text.as_bytes())?;
     }
-    let job_file = dir.join(format.file_name());
-    let run = match format {
-        JobFormat::Make => format!("make -f {} -j$(nproc)", job_file.display()),
-        JobFormat::Ninja => format!("ninja -f {}", job_file.display()),
-        JobFormat::Slurm => format!("sbatch {}", job_file.display()),
-    };
     Ok(Emitted {
         collect: format!("rtl-gen sweep collect {}", dir.display()),
+        job_file: dir.join(format.file_name()),
+        run: format.run_command(&dir),
         dir,
         format,
-        job_file,
         points: emitted.points.len(),
-        run,
         files,
     })
 }
