@@ -265,7 +265,8 @@ pub struct HashSweepArgs {
     #[arg(long, default_value = "out/sweep")]
     out: PathBuf,
     /// Write a job file for this engine into --out instead of running the sweep; each point is
-    /// one job (`rtl-gen sweep point`), merged by `rtl-gen sweep collect`.
+    /// one job (`rtl-gen sweep point`), merged by `rtl-gen sweep collect`. The engine decides
+    /// how many run at once (`make -j N`); --jobs is not used.
     #[arg(long, value_name = "ENGINE")]
     emit: Option<JobFormat>,
     /// Print one JSON document: results.json, or with --emit what was emitted.

@@ -123,7 +123,8 @@ pub struct PointResult {
     pub top: Option<String>,
     /// The block folder relative to the sweep's output folder.
     pub block: Option<String>,
-    /// `ok`, `skipped` (nothing to generate: a configurable modulo) or `failed`.
+    /// `ok`, `skipped` (nothing to generate: a configurable modulo), `failed`, or `missing` (a
+    /// point of an emitted sweep collected without its record, `sweep collect --allow-missing`).
     pub status: String,
     /// Why the point failed or was skipped.
     pub error: Option<String>,
