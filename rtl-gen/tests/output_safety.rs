@@ -197,10 +197,9 @@ fn single_files_of_users_are_not_overwritten() {
     assert!(rtl_gen(tmp.path(), &congestion).status.success());
 }
 
-/// Starts a generation big enough to be interrupted while it writes, and waits until its
-/// staging folder exists.
+/// Starts a generation big enough to be interrupted while it writes.
 fn start_big_generation(dir: &Path) -> std::process::Child {
-    let child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+    Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
         .args([
             "hash",
             "--kind",
@@ -212,7 +211,7 @@ fn start_big_generation(dir: &Path) -> std::process::Child {
             "--rows",
             "0x3,0x5,0x9,0x11,0x21",
             "--vectors",
-            "2000000",
+            "500000",
             "--out",
             "o",
         ])
@@ -220,39 +219,105 @@ fn start_big_generation(dir: &Path) -> std::process::Child {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Sends `signal` to a process (this test's own child).
+fn send(pid: u32, signal: i32) {
+    // SAFETY: signalling a child process of this test.
+    assert_eq!(
+        unsafe { libc::kill(pid as i32, signal) },
+        0,
+        "signal {signal}"
+    );
+}
+
+/// The state letter of process `pid` in `/proc/<pid>/stat` (`R`, `S`, `T` stopped, `Z` ended
+/// but not yet reaped), or `None` when there is no such process.
+fn process_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name in parentheses may hold spaces: the state follows its closing one.
+    stat.rsplit_once(") ")?.1.chars().next()
+}
+
+/// Whether process `pid` exists and has not ended (a zombie has ended).
+fn running(pid: u32) -> bool {
+    process_state(pid).is_some_and(|s| s != 'Z')
+}
+
+/// Stops `pid` (SIGSTOP) and waits until it is stopped or has ended; true when it is stopped.
+/// A stopped process does no work, so whatever was true of it when it stopped is still true
+/// when the signal that follows is sent: the test knows the state it interrupts.
+fn stop(pid: u32) -> bool {
+    send(pid, libc::SIGSTOP);
     let start = Instant::now();
-    while staging_in(&dir.join("o")).is_empty() {
+    loop {
+        match process_state(pid) {
+            Some('T') | Some('t') => return true,
+            Some('Z') | None => return false,
+            _ => {}
+        }
         assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no staging folder appeared"
+            start.elapsed() < Duration::from_secs(30),
+            "{pid} did not stop"
         );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Waits (at most `limit`) until `ready` holds.
+fn wait_until(limit: Duration, what: &str, mut ready: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(start.elapsed() < limit, "{what} after {limit:?}");
         std::thread::sleep(Duration::from_millis(2));
     }
-    child
+}
+
+/// Starts the big generation in `dir` and sends it `signal` while it is known to be writing:
+/// once its staging folder exists, the process is stopped, and the signal goes only if the
+/// stopped process still has its staging folder (it has not swapped its result into place),
+/// then the process continues and handles it. A generation that finished before it could be
+/// stopped is started again (at most three times), so the outcome never depends on timing.
+fn interrupt_big_generation(dir: &Path, signal: i32) -> std::process::Child {
+    let out = dir.join("o");
+    for _ in 0..3 {
+        let mut child = start_big_generation(dir);
+        wait_until(Duration::from_secs(120), "no staging folder", || {
+            !staging_in(&out).is_empty() || child.try_wait().unwrap().is_some()
+        });
+        if stop(child.id()) && !staging_in(&out).is_empty() {
+            send(child.id(), signal);
+            send(child.id(), libc::SIGCONT);
+            return child;
+        }
+        send(child.id(), libc::SIGCONT);
+        assert!(child.wait().unwrap().success());
+        std::fs::remove_dir_all(out.join("hash_xormat_n64_b32")).unwrap();
+    }
+    panic!("the generation finished before it could be interrupted, three times");
 }
 
 #[test]
 fn interrupted_generations_leave_no_staging_folder() {
     let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
     for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
-        let mut child = start_big_generation(tmp.path());
-        // SAFETY: sending a signal to our own child process.
-        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let mut child = interrupt_big_generation(tmp.path(), signal);
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(code), "signal {signal}: {status}");
-        assert_eq!(staging_in(&tmp.path().join("o")), Vec::<String>::new());
-        assert!(!tmp.path().join("o/hash_xormat_n64_b32").exists());
+        assert_eq!(staging_in(&out), Vec::<String>::new());
+        assert!(!out.join("hash_xormat_n64_b32").exists());
     }
 
     // SIGKILL cannot be handled: the staging folder stays until the next run into the folder.
-    let mut child = start_big_generation(tmp.path());
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert_eq!(staging_in(&tmp.path().join("o")).len(), 1);
+    let mut child = interrupt_big_generation(tmp.path(), libc::SIGKILL);
+    assert!(child.wait().unwrap().code().is_none());
+    assert_eq!(staging_in(&out).len(), 1);
+    assert!(!out.join("hash_xormat_n64_b32").exists());
     let o = rtl_gen(tmp.path(), MOD);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(staging_in(&tmp.path().join("o")), Vec::<String>::new());
+    assert_eq!(staging_in(&out), Vec::<String>::new());
 }
 
 /// Processes (other than this test) whose command line or working folder lies under `dir`.
@@ -279,6 +344,31 @@ fn processes_under(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// A stand-in for a tool (a simulator or its build) that never ends by itself: it answers
+/// `--version` and `-V` with a version line; otherwise it starts a child of its own (`sleep`,
+/// in its process group, as make starts g++), writes its own and the child's process ids to
+/// `pids` and waits. Bounded: the sleep ends after two minutes should a test fail before it
+/// is interrupted.
+fn hanging_tool(dir: &Path, name: &str, pids: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    let script = format!(
+        "#!/bin/sh\n\
+         case \"$1\" in --version|-V) echo \"{name} 5.006 (stand-in)\"; exit 0;; esac\n\
+         sleep 120 &\n\
+         echo \"$$ $!\" > {pids}.part && mv {pids}.part {pids}\n\
+         wait\n",
+        pids = pids.display()
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// An interrupted cosim ends the tool it runs, whichever step it is in: the build (Verilator's,
+/// stood in by a tool that never ends) or the simulation (Icarus' `vvp`, stood in likewise).
+/// The stand-ins make the interrupt land while a tool is known to be running, every time; the
+/// real tools then build and pass the same block.
 #[test]
 fn an_interrupted_cosim_ends_its_simulator() {
     let tmp = tempfile::tempdir().unwrap();
@@ -286,41 +376,53 @@ fn an_interrupted_cosim_ends_its_simulator() {
         .status
         .success());
     let block = tmp.path().join("o/rap_w32");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(["cosim", "o/rap_w32"])
-        .current_dir(tmp.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // The build log appears as Verilator starts; give it a moment to start make and g++.
-    let start = Instant::now();
-    while !block.join("build/verilator/build.log").exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no build started"
+    for (step, variable, simulator) in [
+        ("build", "VERILATOR", "verilator"),
+        ("simulation", "VVP", "iverilog"),
+    ] {
+        let pids = tmp.path().join(format!("{step}.pids"));
+        let tool = hanging_tool(tmp.path(), &simulator.replace("iverilog", "vvp"), &pids);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+            .args(["cosim", "o/rap_w32", "--simulator", simulator])
+            .env(variable, &tool)
+            .current_dir(tmp.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_until(
+            Duration::from_secs(120),
+            "the stand-in did not start",
+            || pids.exists(),
         );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: sending a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
-    assert_eq!(child.wait().unwrap().code(), Some(143));
-    let start = Instant::now();
-    loop {
-        let left = processes_under(tmp.path());
-        if left.is_empty() {
-            break;
-        }
+        let tool_pids: Vec<u32> = std::fs::read_to_string(&pids)
+            .unwrap()
+            .split_whitespace()
+            .map(|p| p.parse().unwrap())
+            .collect();
+        assert_eq!(tool_pids.len(), 2, "{step}");
         assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "still running: {left:?}"
+            tool_pids.iter().all(|&p| running(p)),
+            "{step}: {tool_pids:?}"
         );
-        std::thread::sleep(Duration::from_millis(20));
+        send(child.id(), libc::SIGTERM);
+        assert_eq!(child.wait().unwrap().code(), Some(143), "{step}");
+        // The tool and its child are ended (their group was signalled before the exit).
+        wait_until(Duration::from_secs(10), "the tool still runs", || {
+            !tool_pids.iter().any(|&p| running(p))
+        });
+        assert_eq!(processes_under(tmp.path()), Vec::<String>::new(), "{step}");
+        assert_eq!(staging_in(&tmp.path().join("o")), Vec::<String>::new());
+        assert_eq!(staging_in(&block), Vec::<String>::new());
     }
-    // The next run builds again and passes.
-    let o = rtl_gen(tmp.path(), &["cosim", "o/rap_w32"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    // The next run, with the real tools, builds again and passes.
+    for simulator in ["verilator", "iverilog"] {
+        let o = rtl_gen(
+            tmp.path(),
+            &["cosim", "o/rap_w32", "--simulator", simulator],
+        );
+        assert!(o.status.success(), "{simulator}: {}", stderr(&o));
+    }
 }
 
 #[test]
