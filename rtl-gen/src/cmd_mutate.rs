@@ -2,6 +2,7 @@
 
 use crate::cli::{JobsArg, QuietArg};
 use clap::Args;
+use rayon::prelude::*;
 use rtl_gen::mutate::sites::Operator;
 use rtl_gen::mutate::{self, report, Options};
 use rtl_gen::prove::ProveError;
@@ -153,9 +154,11 @@ pub fn run(args: MutateArgs) -> Result<ExitCode, Error> {
             println!("{line}");
         }
     };
+    // Blocks run side by side too, so that one block's slowest mutant does not leave the pool
+    // idle (the results keep the order of the arguments).
     let blocks = args.jobs.install(|| {
         args.dirs
-            .iter()
+            .par_iter()
             .map(|d| mutate::mutate_block(d, &options, &progress))
             .collect::<Result<Vec<_>, _>>()
     })??;

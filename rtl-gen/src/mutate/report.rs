@@ -1,5 +1,5 @@
-//! The tables of a mutation run: one row per block (and a total), then every mutant the
-//! testbench passed, as plain text or Markdown.
+//! The tables of a mutation run: one row per family (`hash`, `rap`, `d2ma`, `smem`), one row
+//! per block (and a total), then every mutant the testbench passed, as plain text or Markdown.
 
 use super::{BlockMutants, Verdict};
 
@@ -114,6 +114,98 @@ fn rows(blocks: &[BlockMutants]) -> Vec<Vec<String>> {
     out
 }
 
+/// The family of a block: the first word of its family and kind (`hash`, `rap`, `d2ma`, ...).
+fn family(block: &BlockMutants) -> &str {
+    block.family.split_whitespace().next().unwrap_or("")
+}
+
+const FAMILY_HEADER: [&str; 9] = [
+    "family",
+    "blocks",
+    "mutants",
+    "caught",
+    "equivalent",
+    "equiv. in contract",
+    "not equivalent",
+    "undecided",
+    "caught of non-equivalent",
+];
+
+/// One row per family, in the order the families first appear, with the blocks' counts added.
+fn family_rows(blocks: &[BlockMutants]) -> Vec<Vec<String>> {
+    let mut families: Vec<(&str, usize, Counts)> = Vec::new();
+    for b in blocks {
+        let i = match families.iter().position(|(f, ..)| *f == family(b)) {
+            Some(i) => i,
+            None => {
+                families.push((family(b), 0, Counts::default()));
+                families.len() - 1
+            }
+        };
+        families[i].1 += 1;
+        families[i].2.add(&Counts::of(b));
+    }
+    families
+        .into_iter()
+        .map(|(f, n, c)| {
+            let relevant = c.caught + c.not_equivalent + c.undecided;
+            vec![
+                f.to_string(),
+                n.to_string(),
+                (c.mutants - c.stillborn).to_string(),
+                c.caught.to_string(),
+                c.equivalent.to_string(),
+                c.in_contract.to_string(),
+                c.not_equivalent.to_string(),
+                c.undecided.to_string(),
+                format!(
+                    "{} of {relevant} ({:.0} %)",
+                    c.caught,
+                    100.0 * c.caught_share()
+                ),
+            ]
+        })
+        .collect()
+}
+
+/// Rows as aligned plain text: the first `left` columns aligned left, the others right.
+fn aligned(all: &[Vec<String>], left: usize) -> String {
+    let widths: Vec<usize> = (0..all[0].len())
+        .map(|i| all.iter().map(|r| r[i].len()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in all {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                if i < left {
+                    format!("{c:<w$}")
+                } else {
+                    format!("{c:>w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// A Markdown table: the header, then the rows; the first `left` columns aligned left.
+fn markdown_table(header: &[&str], rows: Vec<Vec<String>>, left: usize) -> String {
+    let mut out = format!("| {} |\n|", header.join(" | "));
+    for i in 0..header.len() {
+        out.push_str(if i < left { "---|" } else { "---:|" });
+    }
+    out.push('\n');
+    for r in rows {
+        out.push_str(&format!("| {} |\n", r.join(" | ")));
+    }
+    out
+}
+
 /// The mutants the testbench passed, one line each.
 fn survivors(blocks: &[BlockMutants]) -> Vec<String> {
     let mut out = Vec::new();
@@ -139,30 +231,16 @@ fn survivors(blocks: &[BlockMutants]) -> Vec<String> {
     out
 }
 
-/// The table as aligned plain text, then the survivors.
+/// The tables (per family, then per block) as aligned plain text, then the survivors.
 pub fn text(blocks: &[BlockMutants]) -> String {
-    let mut all = vec![HEADER.iter().map(|s| s.to_string()).collect::<Vec<_>>()];
+    let header = |h: &[&str]| h.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut families = vec![header(&FAMILY_HEADER)];
+    families.extend(family_rows(blocks));
+    let mut all = vec![header(&HEADER)];
     all.extend(rows(blocks));
-    let widths: Vec<usize> = (0..HEADER.len())
-        .map(|i| all.iter().map(|r| r[i].len()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for r in &all {
-        let cells: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (c, w))| {
-                if i < 2 {
-                    format!("{c:<w$}")
-                } else {
-                    format!("{c:>w$}")
-                }
-            })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
+    let mut out = aligned(&families, 1);
+    out.push('\n');
+    out.push_str(&aligned(&all, 2));
     for line in survivors(blocks) {
         out.push_str(&line);
         out.push('\n');
@@ -170,24 +248,15 @@ pub fn text(blocks: &[BlockMutants]) -> String {
     out
 }
 
-/// The table and the survivors as Markdown.
+/// The tables (per family, then per block) and the survivors as Markdown.
 pub fn markdown(blocks: &[BlockMutants]) -> String {
     let mut out = format!(
-        "<!-- Generated by {} (rtl-gen mutate) -->\n\n| {} |\n",
-        crate::manifest::generator(),
-        HEADER.join(" | ")
+        "<!-- Generated by {} (rtl-gen mutate) -->\n\n",
+        crate::manifest::generator()
     );
-    out.push_str(&format!(
-        "|{}\n",
-        HEADER
-            .iter()
-            .enumerate()
-            .map(|(i, _)| if i < 2 { "---|" } else { "---:|" })
-            .collect::<String>()
-    ));
-    for r in rows(blocks) {
-        out.push_str(&format!("| {} |\n", r.join(" | ")));
-    }
+    out.push_str(&markdown_table(&FAMILY_HEADER, family_rows(blocks), 1));
+    out.push('\n');
+    out.push_str(&markdown_table(&HEADER, rows(blocks), 2));
     let survivors = survivors(blocks);
     if !survivors.is_empty() {
         out.push_str("\nMutants the testbenches passed:\n\n");
