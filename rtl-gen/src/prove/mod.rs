@@ -13,7 +13,7 @@
 //! | fixed hasher | the configuration's GF(2) matrix (`models::HashConfig::to_matrix`) | every address |
 //! | configurable hasher | the family's formula on the manifest's `cfg_i` fields | every in-range configuration and every address |
 //! | baked RAP / RAS / 3P | the manifest's tables, `(col + shift) mod w` | every element |
-//! | loadable converter | a register file reset to the manifest's tables | every input sequence of a bounded length from reset |
+//! | loadable converter | a register file reset to the manifest's tables | every input sequence from reset (induction with a table lemma); bounded (`--steps`) where asked or where the induction does not close |
 //! | pipelined variants | the same behind an output register reset to 0 | 1-induction from any state |
 
 pub mod block;
@@ -225,6 +225,31 @@ fn interface_difference(block: &BlockUnderProof, reference: &[block::Port]) -> O
     (!differences.is_empty()).then(|| format!("the interface differs: {}", differences.join("; ")))
 }
 
+/// The lemma that makes a loadable converter's induction close: bit `k` of entry `i` of each
+/// table, the reference's register `<table>_<i>` and the block's bit plane
+/// `<table>_bit<k>_q[i]`, equal; and, when `w` is not a power of two, every entry below `w`. Only a hint to the solver: it is proved with the outputs, so a block
+/// that stores its tables otherwise fails the induction (and gets the bounded proof), never a
+/// wrong verdict.
+fn table_lemma(r: &block::RapBlock) -> Vec<(String, String)> {
+    let bits = reference::bits_to_hold(u64::from(r.w - 1));
+    let mut lemma = Vec::new();
+    for (table, _) in &r.tables {
+        for i in 0..r.w {
+            for k in 0..bits {
+                lemma.push((
+                    format!("gold.{table}_{i}[{k}]"),
+                    format!("gate.{table}_bit{k}_q[{i}]"),
+                ));
+            }
+        }
+    }
+    if !r.w.is_power_of_two() {
+        // Entries at or above w are unreachable, and the modulo differs on them.
+        lemma.push((format!("gold.{}", reference::TABLES_IN_RANGE), "1'1".into()));
+    }
+    lemma
+}
+
 /// Proves `block` (from [`load`]) equal to its reference.
 pub fn prove(block: &BlockUnderProof, options: &Options) -> Result<Proof, Error> {
     let work = block.dir.join(PROVE_DIR);
@@ -288,6 +313,35 @@ pub fn prove(block: &BlockUnderProof, options: &Options) -> Result<Proof, Error>
         files: block.rtl_files.clone(),
         top: block.top.clone(),
     };
+    // A loadable converter without a bound asked for: first the unbounded proof (induction
+    // with the table lemma); the bounded one only where the induction does not close.
+    if let (Family::Rap(r), Check::FromReset { .. }, None) = (&block.family, check, options.steps) {
+        let run = yosys::miter_with_lemma(
+            &work,
+            "induction",
+            &gold,
+            &gate,
+            &table_lemma(r),
+            options.timeout_s,
+        )?;
+        if run.answer == Answer::Holds {
+            return Ok(Proof {
+                block: block.top.clone(),
+                name: name.to_string(),
+                claim: format!(
+                    "{}: from reset (asserted in cycle 1), every input sequence of any length \
+                     (reads, writes of in-range shifts to any index, further resets) gives the \
+                     same outputs (temporal induction; lemma: the block's table registers hold \
+                     the reference's entries, proved with the outputs)",
+                    reference.claim
+                ),
+                outcome: Outcome::Proved,
+                seconds: run.seconds,
+                cpu_seconds: run.cpu_seconds,
+                script: run.script,
+            });
+        }
+    }
     let run = yosys::miter(&work, "proof", &gold, &gate, check, options.timeout_s)?;
     let outcome = match run.answer {
         Answer::Holds => Outcome::Proved,

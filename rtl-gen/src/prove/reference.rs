@@ -337,6 +337,10 @@ pub fn load_cycles(r: &RapBlock) -> u32 {
     per_table * r.tables.len() as u32
 }
 
+/// The reference's wire that is 1 when every entry of a loadable converter's tables is below
+/// `w` (written only when `w` is not a power of two): part of the induction's lemma.
+pub const TABLES_IN_RANGE: &str = "tables_in_range";
+
 /// The reference of a RAP, RAS or 3P converter: the tables (a `case` per table, or one
 /// register per entry reset to the manifest's table and written as docs/RAP.md says), then
 /// `bank = (col + shift) mod w` and `addr = row * w + bank` (3P: `bank = (l + r[i] + s[j] +
@@ -416,6 +420,20 @@ pub fn rap(r: &RapBlock, latency: u32) -> Reference {
         }
         t.line(format!("  default: {table} = {};", width(0)));
         t.line("endcase");
+    }
+    if loadable && !w.is_power_of_two() {
+        // Every entry below w: what the assumed writes keep true, stated for the induction.
+        let in_range: Vec<String> = r
+            .tables
+            .iter()
+            .flat_map(|(table, entries)| {
+                (0..entries.len()).map(move |e| format!("({table}_{e} < {})", width(w)))
+            })
+            .collect();
+        t.line(format!(
+            "(* keep *) wire {TABLES_IN_RANGE} = {};",
+            in_range.join(" && ")
+        ));
     }
     let wide = b + 2;
     let term = |x: &str| format!("{{2'd0, {x}}}");

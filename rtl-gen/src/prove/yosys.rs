@@ -158,6 +158,30 @@ pub fn miter(
     solve(work, name, &script)
 }
 
+/// Proves that `gate` equals `gold` from reset for every input sequence of any length, by
+/// temporal induction strengthened by `lemma`: pairs of bits (`gold.<wire>[i]`,
+/// `gate.<wire>[j]`) that must be equal in every cycle. The lemma is proved with the outputs
+/// (base case from reset, asserted in cycle 1; induction step from any state in which outputs
+/// and lemma held for up to 4 cycles), so a wrong lemma can only make the proof fail, never
+/// make a false one hold. Writes `<work>/<name>.ys` and its log.
+pub fn miter_with_lemma(
+    work: &Path,
+    name: &str,
+    gold: &Design,
+    gate: &Design,
+    lemma: &[(String, String)],
+    timeout_s: u32,
+) -> Result<Run, crate::Error> {
+    let mut script = both(gold, gate);
+    script.push_str("async2sync\n");
+    let mut mode = String::from("-tempinduct -set-at 1 in_rst_ni 0 -maxsteps 4 ");
+    for (a, b) in lemma {
+        let _ = write!(mode, "-prove {a} {b} ");
+    }
+    miter_and_sat(&mut script, &mode, timeout_s);
+    solve(work, name, &script)
+}
+
 /// Whether `gate` has the same output and next-state logic as `gold`, their registers matched
 /// by name (`expose -evert-dff` turns each register into an input for its contents and an
 /// output for its next value; one combinational SAT problem compares them). When it holds, the
