@@ -17,9 +17,10 @@ What is proved (docs/VERIFICATION.md):
   configurable hasher  bank_o equals the family's formula for every in-range configuration
                        on cfg_i (the manifest's field layout) and every address
   baked RAP/RAS/3P     addr_o and bank_o equal the table formula for every element
-  loadable converter   every input sequence of --steps cycles from reset (reads, writes,
-                       resets) gives the reference's outputs; the default length loads
-                       every entry
+  loadable converter   every input sequence from reset (reads, writes, resets), of any
+                       length, gives the reference's outputs (induction); with --steps, or
+                       where the induction does not close, every sequence of --steps
+                       cycles (default: every entry loaded, plus 2)
   pipelined variants   the same one register later, reset to 0 (1-induction)
 The reference is written from the golden models, never from the generator's code; Yosys'
 miter and SAT solver decide (scripts and logs in <DIR>/prove/).
@@ -27,7 +28,8 @@ miter and SAT solver decide (scripts and logs in <DIR>/prove/).
 Examples:
   rtl-gen hash --kind bitvector-xor --addr-bits 64 --banks 32 --configurable --out out/
   rtl-gen prove out/hash_bvxor_n64_b32_cfg          # every configuration, all 2^64 addresses
-  rtl-gen prove out/rap_w8_load --steps 12 --json
+  rtl-gen prove out/rap_w8_load                     # every input sequence, any length
+  rtl-gen prove out/rap_w8_load --steps 12 --json   # every input sequence of 12 cycles
   rtl-gen prove out/* --jobs 2                      # proofs run two at a time
 
 Exit status: 0 when every proof holds, 1 when one fails or is undecided (the line gives the
@@ -36,7 +38,8 @@ pub struct ProveArgs {
     /// Block folders written by `rtl-gen hash` or `rtl-gen rap`.
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
-    /// Cycles of a loadable converter's bounded proof (default: every entry loaded, plus 2).
+    /// Cycles of a loadable converter's bounded proof, instead of the induction (default, where
+    /// the induction does not close: every entry loaded, plus 2).
     #[arg(long)]
     steps: Option<u32>,
     /// Seconds each SAT problem may take (1 to 86400) before the proof is undecided.
