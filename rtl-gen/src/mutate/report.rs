@@ -266,3 +266,64 @@ pub fn markdown(blocks: &[BlockMutants]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutate::sites::Operator;
+    use crate::mutate::Mutant;
+
+    fn block(name: &str, family: &str, verdicts: Vec<Verdict>) -> BlockMutants {
+        BlockMutants {
+            block: name.into(),
+            family: family.into(),
+            sites: [(Operator::Constant, verdicts.len())].into_iter().collect(),
+            mutants: verdicts
+                .into_iter()
+                .map(|verdict| Mutant {
+                    operator: Operator::Constant,
+                    file: "x.v".into(),
+                    line: 1,
+                    before: "a".into(),
+                    after: "b".into(),
+                    verdict,
+                    seconds: 0.0,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn families_add_their_blocks() {
+        let caught = || Verdict::Caught { how: "x".into() };
+        let blocks = [
+            block("hash_a", "hash modulo", vec![caught(), Verdict::Equivalent]),
+            block("d2ma_agen", "d2ma agen", vec![caught()]),
+            block(
+                "hash_b",
+                "hash bitvector-xor configurable",
+                vec![
+                    caught(),
+                    Verdict::Stillborn { why: "y".into() },
+                    Verdict::NotEquivalent {
+                        counterexample: "z".into(),
+                    },
+                ],
+            ),
+        ];
+        let rows = family_rows(&blocks);
+        // Two families in the order they appear; stillborn mutants are not counted.
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0][..4], ["hash", "2", "4", "2"].map(String::from));
+        assert_eq!(rows[0][4], "1");
+        assert_eq!(rows[0][6], "1");
+        assert_eq!(rows[0][8], "2 of 3 (67 %)");
+        assert_eq!(rows[1][8], "1 of 1 (100 %)");
+        let md = markdown(&blocks);
+        assert!(md.contains("| family | blocks |"), "{md}");
+        assert!(
+            md.contains("| hash | 2 | 4 | 2 | 1 | 0 | 1 | 0 | 2 of 3 (67 %) |"),
+            "{md}"
+        );
+    }
+}
