@@ -365,6 +365,24 @@ fn hanging_tool(dir: &Path, name: &str, pids: &Path) -> PathBuf {
     path
 }
 
+/// Waits until a [`hanging_tool`] has written `pids`; returns its and its child's process ids,
+/// both running.
+fn started_tool(pids: &Path) -> Vec<u32> {
+    wait_until(
+        Duration::from_secs(120),
+        "the stand-in did not start",
+        || pids.exists(),
+    );
+    let tool_pids: Vec<u32> = std::fs::read_to_string(pids)
+        .unwrap()
+        .split_whitespace()
+        .map(|p| p.parse().unwrap())
+        .collect();
+    assert_eq!(tool_pids.len(), 2, "{tool_pids:?}");
+    assert!(tool_pids.iter().all(|&p| running(p)), "{tool_pids:?}");
+    tool_pids
+}
+
 /// An interrupted cosim ends the tool it runs, whichever step it is in: the build (Verilator's,
 /// stood in by a tool that never ends) or the simulation (Icarus' `vvp`, stood in likewise).
 /// The stand-ins make the interrupt land while a tool is known to be running, every time; the
@@ -390,21 +408,7 @@ fn an_interrupted_cosim_ends_its_simulator() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        wait_until(
-            Duration::from_secs(120),
-            "the stand-in did not start",
-            || pids.exists(),
-        );
-        let tool_pids: Vec<u32> = std::fs::read_to_string(&pids)
-            .unwrap()
-            .split_whitespace()
-            .map(|p| p.parse().unwrap())
-            .collect();
-        assert_eq!(tool_pids.len(), 2, "{step}");
-        assert!(
-            tool_pids.iter().all(|&p| running(p)),
-            "{step}: {tool_pids:?}"
-        );
+        let tool_pids = started_tool(&pids);
         send(child.id(), libc::SIGTERM);
         assert_eq!(child.wait().unwrap().code(), Some(143), "{step}");
         // The tool and its child are ended (their group was signalled before the exit).
@@ -423,6 +427,29 @@ fn an_interrupted_cosim_ends_its_simulator() {
         );
         assert!(o.status.success(), "{simulator}: {}", stderr(&o));
     }
+}
+
+/// An interrupted proof ends its Yosys (stood in by a tool that never ends), as cosim does.
+#[test]
+fn an_interrupted_proof_ends_its_yosys() {
+    let tmp = tempfile::tempdir().unwrap();
+    assert!(rtl_gen(tmp.path(), MOD).status.success());
+    let pids = tmp.path().join("yosys.pids");
+    let tool = hanging_tool(tmp.path(), "yosys", &pids);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(["prove", "o/hash_mod_n14_b32"])
+        .env("YOSYS", &tool)
+        .current_dir(tmp.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let tool_pids = started_tool(&pids);
+    send(child.id(), libc::SIGTERM);
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    wait_until(Duration::from_secs(10), "the stand-in still runs", || {
+        !tool_pids.iter().any(|&p| running(p))
+    });
 }
 
 #[test]

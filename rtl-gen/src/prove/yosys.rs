@@ -229,8 +229,8 @@ fn run(work: &Path, name: &str, script: &str) -> Result<(String, f64, PathBuf), 
     );
     crate::output::write_file(&script_path, script.as_bytes())?;
     let start = Instant::now();
-    yosys()?
-        .command()
+    let mut yosys = yosys()?.command();
+    yosys
         .arg("-q")
         .arg("-l")
         .arg(&log)
@@ -238,8 +238,10 @@ fn run(work: &Path, name: &str, script: &str) -> Result<(String, f64, PathBuf), 
         .arg(&script_path)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
+        .stderr(Stdio::null());
+    // Recorded as a running tool, so that an interrupt of rtl-gen ends it too.
+    hdl_util::children::spawn(&mut yosys)
+        .and_then(|mut running| running.child().wait())
         .map_err(crate::Error::io(&script_path))?;
     let seconds = start.elapsed().as_secs_f64();
     let text = std::fs::read_to_string(&log).unwrap_or_default();
