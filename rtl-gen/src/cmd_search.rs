@@ -86,13 +86,26 @@ pub fn read_trace(path: &Path, addr_bits: u32, warp_size: usize) -> Result<Trace
     })
 }
 
+/// The command-line flag a too-large search is blamed on, with its value, and what the user
+/// can change: `rtl-gen search` sets the address bits itself (`--addr-bits`), `rtl-gen smem`
+/// through `--depth` and `--banks`.
+pub struct SearchSizeFlag<'a> {
+    /// The flag named in the refusal.
+    pub flag: &'static str,
+    /// Its value.
+    pub value: String,
+    /// What to restrict or lower, ending the refusal.
+    pub remedy: &'a str,
+}
+
 /// Refuses, before any search runs, a search whose estimated work
-/// ([`limits::search_work`]) is above [`limits::MAX_SEARCH_WORK`], naming the costliest family
-/// and heuristic and what to restrict.
+/// ([`limits::search_work`]) is above [`limits::MAX_SEARCH_WORK`], naming `blame`'s flag, the
+/// costliest family and heuristic and what to change.
 pub fn check_search_space(
     traces: &[(String, Trace)],
     geometry: Geometry,
     plan: &[(HashKind, Heuristic)],
+    blame: &SearchSizeFlag<'_>,
 ) -> Result<(), Error> {
     let (n, m) = (geometry.addr_bits(), geometry.bank_bits());
     let addresses: u64 = traces
@@ -113,15 +126,15 @@ pub fn check_search_space(
     let costliest = plan.iter().max_by_key(|p| work(p)).copied();
     let (kind, heuristic) = costliest.unwrap_or_else(|| unreachable!("a plan is never empty"));
     Err(bad(
-        "--addr-bits",
-        &n.to_string(),
+        blame.flag,
+        &blame.value,
         format!(
             "the search space is too large: about {total} address evaluations at {n} address bits \
              and {} banks over {addresses} trace addresses, at most {} (about a minute); the \
-             costliest is {kind} {heuristic}: restrict --kind or --heuristic, or lower \
-             --addr-bits or --banks (docs/LIMITS.md)",
+             costliest is {kind} {heuristic}: {} (docs/LIMITS.md)",
             geometry.banks(),
-            limits::MAX_SEARCH_WORK
+            limits::MAX_SEARCH_WORK,
+            blame.remedy
         ),
     ))
 }
@@ -146,7 +159,16 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
             read_trace(p, args.addr_bits, args.warp_size).map(|t| (name, t))
         })
         .collect::<Result<_, _>>()?;
-    check_search_space(&traces, geometry, &plan)?;
+    check_search_space(
+        &traces,
+        geometry,
+        &plan,
+        &SearchSizeFlag {
+            flag: "--addr-bits",
+            value: args.addr_bits.to_string(),
+            remedy: "restrict --kind or --heuristic, or lower --addr-bits or --banks",
+        },
+    )?;
     let several = traces.len() > 1;
     let destinations: Vec<(PathBuf, String)> = traces
         .iter()

@@ -269,6 +269,12 @@ fn kernels(args: &SmemArgs, design: &SmemDesign) -> Result<Vec<Kernel>, Error> {
             &traces,
             geometry,
             &plan(None, None).unwrap_or_else(|e| unreachable!("{e}")),
+            &crate::cmd_search::SearchSizeFlag {
+                flag: "--depth",
+                value: shape.depth().to_string(),
+                remedy: "lower --depth or --banks (the address bits), or replay fewer or shorter \
+                         traces",
+            },
         )?;
     }
     Ok(traces

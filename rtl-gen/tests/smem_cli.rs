@@ -108,6 +108,59 @@ fn bad_input_is_refused_in_one_line() {
     }
 }
 
+/// A `--replay-search` whose search would run past its limit is refused naming smem's own flag
+/// (`--depth`, which sets the address bits with `--banks`), not `rtl-gen search`'s
+/// `--addr-bits`: 64 lanes over 128 banks of 65536 words (23 address bits, 7 bank bits) and
+/// 15000 accesses of 64 distinct words, about a million trace addresses.
+#[test]
+fn a_too_large_replay_search_names_the_depth() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let cfg = tmp.path().join("cfg23.json");
+    std::fs::write(
+        &cfg,
+        r#"{"kind": "bitvector-xor", "addr_bits": 23, "banks": 128, "k1": 0, "k2": 7, "mask": 127}"#,
+    )
+    .unwrap();
+    let trace = tmp.path().join("big.trace");
+    let lines: Vec<String> = (0..15_000u64)
+        .map(|k| {
+            let words: Vec<String> = (0..64).map(|t| (k * 64 + t).to_string()).collect();
+            format!("ld {}", words.join(" "))
+        })
+        .collect();
+    std::fs::write(&trace, lines.join("\n") + "\n").unwrap();
+    let o = smem(
+        &[
+            "--lanes",
+            "64",
+            "--banks",
+            "128",
+            "--depth",
+            "65536",
+            "--map",
+            "hash",
+            "--hash-config",
+            cfg.to_str().unwrap(),
+            "--configurable",
+            "--replay-search",
+            "--replay",
+            trace.to_str().unwrap(),
+        ],
+        &out,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: --depth 65536: the search space is too large")
+            && err.contains("lower --depth or --banks")
+            && !err.contains("--addr-bits"),
+        "{err}"
+    );
+    assert!(!out.exists(), "a refused replay wrote files");
+}
+
 #[test]
 fn help_shows_examples_and_json_is_one_document() {
     let o = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
