@@ -1,6 +1,11 @@
 //! Insta snapshots pinning every file of two small shared memories byte for byte: a modulo one,
 //! and one with 8-byte words in two half-warp groups, a configurable hash, fill beats of two
-//! words and SRAM macros; and the map of a loadable RAP memory.
+//! words and SRAM macros; the map of a loadable RAP memory with its converter; and at each
+//! shape and map `smem_cosim.rs` co-simulates in CI (32 x 32 under each map, 16 x 16, 32 x 64)
+//! the manifest (ports, parameters, configuration fields) and the map with the hasher or RAP
+//! converter inside. The pipeline around the map (conflict, grant, bank ports, top) is one
+//! generator at every size: it is pinned whole at the small shapes, where its text is short
+//! enough to review and `tests/equivalence.rs` proves it in seconds.
 
 mod common;
 
@@ -33,10 +38,34 @@ fn eight_byte_configurable_with_macros() {
     ));
 }
 
+/// The files of `d` that make its map: `<top>_map.v` and the hasher or RAP converter it
+/// instantiates (any file not named after the memory).
+fn pin_map(d: &rtl_gen::smem::SmemDesign, manifest: bool) {
+    let name = d.name();
+    let rendered = render(d, &SmemPlan::default(), COMMAND);
+    let mut pinned = 0;
+    for (file, text) in &rendered.files {
+        if file == &format!("{name}_map.v") || !file.starts_with(&name) {
+            insta::assert_snapshot!(file.replace('.', "_"), text);
+            pinned += 1;
+        }
+    }
+    assert_eq!(pinned, 2, "{name}: the map and its hasher or converter");
+    if manifest {
+        insta::assert_snapshot!(format!("{name}_json"), rendered.manifest.to_json());
+    }
+}
+
 #[test]
 fn loadable_rap_map() {
-    let d = common::smem((4, 4, 8, 4), "rap-load", 1, None);
-    let files = render(&d, &SmemPlan::default(), COMMAND).files;
-    let (file, text) = files.iter().find(|(f, _)| f.ends_with("_map.v")).unwrap();
-    insta::assert_snapshot!(file.replace('.', "_"), text);
+    pin_map(&common::smem((4, 4, 8, 4), "rap-load", 1, None), false);
+}
+
+#[test]
+fn maps_and_manifests_at_the_cosimulated_shapes() {
+    for map in ["modulo", "xor", "bvxor-cfg", "rap"] {
+        pin_map(&common::smem((32, 32, 32, 4), map, 1, None), true);
+    }
+    pin_map(&common::smem((16, 16, 16, 4), "xormat-cfg", 1, None), true);
+    pin_map(&common::smem((32, 64, 64, 4), "rap", 1, None), true);
 }

@@ -222,3 +222,19 @@ pub fn smem(
     };
     SmemDesign::new(shape, spec, fill_words, sram.map(String::from), 32).unwrap()
 }
+
+/// Panics unless every line of the shared memory `d`'s own files among `rtl` (its modules and
+/// its SRAM macro's model; not the hasher or RAP converter inside, which are `rtl-gen hash`'s
+/// and `rtl-gen rap`'s modules) is at most 120 characters.
+pub fn assert_smem_lines_short(d: &rtl_gen::smem::SmemDesign, rtl: &[PathBuf]) {
+    let name = d.name();
+    let own = |f: &&PathBuf| {
+        let file = f.file_name().unwrap().to_string_lossy();
+        file.starts_with(&name) || d.sram_macro().is_some_and(|m| file == format!("{m}.v"))
+    };
+    for file in rtl.iter().filter(own) {
+        let text = std::fs::read_to_string(file).unwrap();
+        let long = text.lines().find(|l| l.len() > 120);
+        assert!(long.is_none(), "{}: {long:?}", file.display());
+    }
+}
