@@ -1,10 +1,12 @@
 //! The guard of every emitter and builder refactor: each committed insta snapshot of a
-//! generated module (hash, RAP, D²MA) is read into Yosys beside the module the current code
-//! emits for it, and the two are proved the same circuit (`synth::prove_equivalent`: a miter
-//! and a SAT proof for combinational modules, `equiv_make` / `equiv_simple` / `equiv_induct` /
-//! `equiv_status -assert` for clocked ones; a multi-module snapshot, the D²MA engine with its
-//! sub-modules, is flattened first). The last tests show that the check fails on a changed
-//! circuit: a dropped XOR term, a changed reset value, a changed constant in a sub-module.
+//! generated module (hash, RAP, D²MA, shared memory) is read into Yosys beside the module the
+//! current code emits for it, and the two are proved the same circuit
+//! (`synth::prove_equivalent`: a miter and a SAT proof for combinational modules, `equiv_make` /
+//! `equiv_simple` / `equiv_induct` / `equiv_status -assert` for clocked ones; a multi-module
+//! snapshot, the D²MA engine with its sub-modules, is flattened first; a shared memory, pinned
+//! one module a file, is proved from its snapshots joined, [`joined`]). The last tests show
+//! that the check fails on a changed circuit: a dropped XOR term, a changed reset value, a
+//! changed constant in a sub-module.
 //!
 //! How a developer uses it, when a change touches emitted Verilog:
 //!
@@ -19,8 +21,8 @@
 //!
 //! In CI the snapshots equal the emitted text, so the proofs are quick and guard that every
 //! snapshot module is still read, elaborated and compared. A new snapshot of a module must be
-//! added to [`catalogue`] (the test fails until it is), a testbench snapshot (`tb_*`) is not
-//! a circuit and is skipped.
+//! added to [`catalogue`] or [`joined`] (the test fails until it is), a testbench snapshot
+//! (`tb_*`) is not a circuit and is skipped.
 
 mod common;
 
@@ -34,6 +36,7 @@ use rtl_gen::hash::HashDesign;
 use rtl_gen::rap::RapDesign;
 use rtl_gen::rtl::verilog::emit;
 use rtl_gen::rtl::Module;
+use rtl_gen::smem::SmemDesign;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use synth::{prove_equivalent, EquivMethod};
@@ -79,12 +82,6 @@ fn module_snapshots() -> BTreeSet<String> {
         .filter_map(Result::ok)
         .filter_map(|e| {
             let file = e.file_name().to_string_lossy().into_owned();
-            // The shared memory's snapshots pin one module a file, its sub-modules and its
-            // behavioural RAM in files of their own: not yet catalogued (their emitter changes
-            // were proved by hand, see the smem commits).
-            if file.starts_with("smem_snapshots__") {
-                return None;
-            }
             let name = file.strip_suffix(".snap")?.split_once("__")?.1.to_string();
             let text = std::fs::read_to_string(e.path()).ok()?;
             let top = first_module(snapshot_body(&text))?;
@@ -240,6 +237,76 @@ fn catalogue() -> Vec<(String, Vec<Module>)> {
     all
 }
 
+/// A design pinned one module a file (the shared memory: its top, its sub-modules, its
+/// behavioural bank, the hasher or RAP converter inside): the snapshots whose texts, joined,
+/// are its gold version, and the Verilog the code emits now for the same files.
+struct Joined {
+    /// The snapshot names, one a file.
+    snapshots: Vec<String>,
+    /// The module proved.
+    top: String,
+    /// Whether it has a clock (a clocked proof) or not (a miter).
+    clocked: bool,
+    /// Every file's text as the code emits it now, joined.
+    gate: String,
+}
+
+/// The files of the shared memory `d` that `keep` selects (by file name): the whole memory,
+/// or its map. The proof's top is the first file kept.
+fn smem(d: &SmemDesign, keep: impl Fn(&str) -> bool) -> Joined {
+    let header = Header::new("rtl-gen test");
+    let modules = d.modules(&header);
+    let files: Vec<(String, String, bool)> = modules
+        .iter()
+        .map(|m| (format!("{}.v", m.name()), emit(m), m.is_clocked()))
+        .chain(
+            d.verbatim_modules(&header)
+                .into_iter()
+                .map(|(file, text)| (file, text, true)),
+        )
+        .filter(|(file, _, _)| keep(file))
+        .collect();
+    let (first, _, clocked) = &files[0];
+    Joined {
+        snapshots: files.iter().map(|(f, _, _)| f.replace('.', "_")).collect(),
+        top: first.trim_end_matches(".v").to_string(),
+        clocked: *clocked,
+        gate: files
+            .iter()
+            .map(|(_, t, _)| t.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// The shared memories of `smem_snapshots.rs`: the two pinned whole (proved from their top,
+/// every sub-module, the bank and the hasher inside), and the maps pinned with their hasher or
+/// RAP converter (the loadable RAP map, and each shape and map CI co-simulates).
+fn joined() -> Vec<Joined> {
+    let whole = |d: SmemDesign| smem(&d, |_| true);
+    let map = |d: SmemDesign| {
+        let name = d.name();
+        let own_map = format!("{name}_map.v");
+        smem(&d, move |file| file == own_map || !file.starts_with(&name))
+    };
+    let mut all = vec![
+        whole(common::smem((4, 4, 8, 4), "modulo", 1, None)),
+        whole(common::smem(
+            (4, 2, 8, 8),
+            "bvxor-cfg",
+            2,
+            Some("sram_8x64"),
+        )),
+        map(common::smem((4, 4, 8, 4), "rap-load", 1, None)),
+    ];
+    for m in ["modulo", "xor", "bvxor-cfg", "rap"] {
+        all.push(map(common::smem((32, 32, 32, 4), m, 1, None)));
+    }
+    all.push(map(common::smem((16, 16, 16, 4), "xormat-cfg", 1, None)));
+    all.push(map(common::smem((32, 64, 64, 4), "rap", 1, None)));
+    all
+}
+
 /// Writes `text` to `dir/name` and returns the path.
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
@@ -266,7 +333,12 @@ fn prove(gold: &str, gate: &str, top: &str, clocked: bool) -> Result<(), synth::
 #[test]
 fn every_snapshot_module_is_the_circuit_the_code_emits() {
     let catalogue = catalogue();
-    let covered: BTreeSet<String> = catalogue.iter().map(|(n, _)| n.clone()).collect();
+    let joined = joined();
+    let covered: BTreeSet<String> = catalogue
+        .iter()
+        .map(|(n, _)| n.clone())
+        .chain(joined.iter().flat_map(|j| j.snapshots.iter().cloned()))
+        .collect();
     let missing: Vec<_> = module_snapshots().difference(&covered).cloned().collect();
     assert!(
         missing.is_empty(),
@@ -297,6 +369,19 @@ fn every_snapshot_module_is_the_circuit_the_code_emits() {
                 .map(|e| format!("{name}: {e}"))
         })
         .collect();
+    let joined_failures: Vec<String> = joined
+        .par_iter()
+        .filter_map(|j| {
+            let gold: Option<Vec<String>> = j.snapshots.iter().map(|n| committed(n)).collect();
+            let Some(gold) = gold else {
+                return Some(format!("{}: a snapshot is not committed", j.top));
+            };
+            prove(&gold.join("\n"), &j.gate, &j.top, j.clocked)
+                .err()
+                .map(|e| format!("{}: {e}", j.top))
+        })
+        .collect();
+    let failures: Vec<String> = failures.into_iter().chain(joined_failures).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -360,6 +445,30 @@ fn a_changed_sub_module_of_the_engine_is_caught() {
     assert_ne!(first_module(&text), Some("d2ma_controller_c1_b1"));
     let saturated = changed(&text, "? 17'h10000 :", "? 17'h0ffff :");
     let e = prove(&text, &saturated, &top, true)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("Unproven $equiv"), "{e}");
+}
+
+#[test]
+fn a_changed_grant_inside_a_shared_memory_is_caught() {
+    // The 4 x 4 memory proved from its joined snapshots, its grant stage without broadcast (no
+    // lane follows a leader): a sub-module's change shows at the memory's outputs.
+    let whole = joined()
+        .into_iter()
+        .find(|j| j.top == "smem_l4_b4_d8")
+        .unwrap();
+    let gold: Vec<String> = whole
+        .snapshots
+        .iter()
+        .map(|n| committed(n).unwrap())
+        .collect();
+    let broken = changed(
+        &whole.gate,
+        "assign served_o = pending_i & (leader | follows);",
+        "assign served_o = pending_i & leader;",
+    );
+    let e = prove(&gold.join("\n"), &broken, &whole.top, true)
         .unwrap_err()
         .to_string();
     assert!(e.contains("Unproven $equiv"), "{e}");
