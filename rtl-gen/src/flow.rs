@@ -1,14 +1,18 @@
 //! The main job (`rtl-gen flow`, `scripts/main.sh`): one block of every family, generated,
 //! co-simulated against its golden model and synthesized with Yosys, in one table. The hashers
 //! are the paper's Fermi case ([`crate::hash::flow`]: every kind fixed, every configurable kind
-//! configurable); then a RAP converter (`rtl-gen rap --w 32`) and the D²MA engine
-//! (`rtl-gen d2ma engine`, 8 CTAs x 4 buffers, 128-byte segments).
+//! configurable); then a RAP converter (`rtl-gen rap --w 32`), the D²MA engine
+//! (`rtl-gen d2ma engine`, 8 CTAs x 4 buffers, 128-byte segments) and the banked shared memory
+//! the hashers feed ([`shared_memory`]).
 
 use crate::block::{self, Block};
 use crate::d2ma::{D2maDesign, Unit};
 use crate::qor::{self, BlockSynth};
 use crate::rap::RapDesign;
+use crate::smem::vectors::SmemPlan;
+use crate::smem::{MapSpec, SmemDesign};
 use crate::Error;
+use models::smem::Shape;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use testbenches::CosimReport;
@@ -20,7 +24,7 @@ type WriteBlock = Box<dyn Fn(&Path, &str) -> Result<PathBuf, Error>>;
 pub struct FlowBlock {
     /// The block's top module (= folder) name.
     pub name: String,
-    /// Its family (`hash`, `rap`, `d2ma`).
+    /// Its family (`hash`, `rap`, `d2ma`, `smem`).
     pub family: &'static str,
     /// Writes its folder.
     write: WriteBlock,
@@ -53,7 +57,39 @@ pub fn blocks() -> Vec<FlowBlock> {
         .and_then(|d| d.with_global_bits(64))
         .unwrap_or_else(|e| unreachable!("the flow's D2MA engine is valid: {e}"));
     out.push(FlowBlock::new(engine, Default::default()));
+    out.push(FlowBlock::new(
+        shared_memory(),
+        SmemPlan {
+            random: SHARED_MEMORY_RANDOM,
+            ..SmemPlan::default()
+        },
+    ));
     out
+}
+
+/// Random warp accesses of the shared memory's testbench in the flow, after its directed
+/// phases (which write each of its 16384 words first): enough to mix conflicts, broadcasts,
+/// fill beats and back-pressure, few enough to keep the main job to a few minutes.
+const SHARED_MEMORY_RANDOM: usize = 100;
+
+/// The flow's shared memory: the hashers' Fermi case as a memory, 32 lanes x 32 banks x 512
+/// words (14 address bits) behind the XOR paper's fixed XOR (`rtl-gen smem --map hash
+/// --hash-config` with `bank = addr[4:0] ^ addr[9:5]`), its banks SRAM macros (`sram_512x32`),
+/// so synthesis counts the logic and keeps the macros as black boxes, as a user's flow with an
+/// SRAM compiler would.
+fn shared_memory() -> SmemDesign {
+    let shape = Shape::new(32, 32, 512, 4)
+        .unwrap_or_else(|e| unreachable!("the flow's memory shape is valid: {e}"));
+    let geometry = models::Geometry::new(shape.addr_bits(), u64::from(shape.banks()))
+        .unwrap_or_else(|e| unreachable!("the flow's memory geometry is valid: {e}"));
+    let config = models::search::fixed_xor(geometry)
+        .unwrap_or_else(|| unreachable!("14 address bits leave room for the fixed XOR"));
+    let map = MapSpec::Hash {
+        config,
+        configurable: false,
+    };
+    SmemDesign::new(shape, map, 1, Some("sram_512x32".into()), 32)
+        .unwrap_or_else(|e| unreachable!("the flow's shared memory is valid: {e}"))
 }
 
 /// One block's outcome in the flow.
