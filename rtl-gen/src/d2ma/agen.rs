@@ -2,12 +2,19 @@
 //! table entry on `entry_i` on `start_i` and then produces one chunk a cycle, exactly the walk
 //! of `models::d2ma::transfer` (read that module for what a chunk is).
 //!
-//! The AGEN reads the entry in place: `entry_i` must show the walked entry from the `start_i`
-//! cycle until `done_o` (the engine keeps the controller array's read port on it), so the AGEN
-//! holds no copy of the entry, only the walk: the position (row and column counters, which end
-//! the transfer like the paper's byte counter), the current and row-start global addresses,
-//! the shared address beside them (Fig. 5d), the last requested segment for the
-//! mask-and-compare (Fig. 5c) and the bank-run counter of bank-conflict resolution.
+//! The AGEN holds no copy of the entry: at `start_i` it loads the walk's origin from
+//! `entry_i` and, in a decode stage of registers on one gated clock, the walk's bounds and
+//! steps (halo rows and columns, the tile's columns, where its rows end, the walk's rows, the
+//! leading dimension and the strided step in bytes, the element size, the modes and the bank
+//! run); afterwards it reads only the halo constant from `entry_i`, which must show the walked
+//! entry from the `start_i` cycle until `done_o` (the engine keeps the controller array's read
+//! port on it). The walk itself is the position (the row counter; the row's section, left
+//! halo, tile or right halo, and the elements left in it, counted down), the current and
+//! row-start global addresses, the shared address beside them (Fig. 5d), the last requested
+//! segment for the mask-and-compare (Fig. 5c) and the elements left in the bank run. Counting
+//! down to the section's end makes a chunk's length the minimum of three values compared side
+//! by side (section, segment, bank run) and the row's end an equality with that length, so no
+//! walk path holds more than one wide adder (for 1 GHz at NanGate45).
 //!
 //! A halo tile's walk starts `halo_rows` rows above and `halo_cols` columns left of the tile's
 //! base. The AGEN has no multiplier for that origin: it steps the row-start address back one
@@ -15,9 +22,9 @@
 //!
 //! Every chunk waits while `mem_ready_i` is low (the shader's memory unit has priority on the
 //! shared port, which constant stores use too; the engine's data path holds it low while its
-//! chunk queue or MSHRs are full). Outputs are combinational from the
-//! state, `entry_i` and `mem_ready_i`, and zero when not valid. A transfer takes one cycle to
-//! start (plus the halo rows): the first chunk appears the cycle after `start_i`.
+//! chunk queue or MSHRs are full). Outputs are combinational from the state, the halo constant on
+//! `entry_i` and `mem_ready_i`, and zero when not valid. A transfer takes one cycle to start (plus
+//! the halo rows): the first chunk appears the cycle after `start_i`.
 
 use super::fields::{entry_field, mode_is, tile_extent, MODE_BANK, MODE_HALO, WALK_BITS};
 use super::{D2maDesign, CHUNK_BYTES_BITS, SHARED_BITS};
@@ -57,10 +64,12 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     m.add_clock();
     let gb = design.global_bits;
     let ports = Ports::declare(&mut m, gb);
-    let entry = Decoded::of(&mut m, &ports.entry, gb);
-    let walk = Walk::declare(&mut m, design, &ports.start, &entry);
+    let busy = State::declare(&mut m, "busy", 1);
+    let load = m.wire_of("load", ports.start.expr().and(busy.q.expr().not()));
+    let entry = Decoded::of(&mut m, &ports.entry, gb, &load);
+    let walk = Walk::declare(&mut m, design, busy, load, &entry);
     let chunk = Chunk::of(&mut m, design, &entry, &walk, &ports.mem_ready);
-    let req = next_state(&mut m, &entry, &walk, &chunk, &ports.entry);
+    let req = next_state(&mut m, &entry, &walk, &chunk);
     outputs(&mut m, design, &ports, &entry, &walk, &chunk, &req);
     m
 }
@@ -130,12 +139,14 @@ impl Ports {
     }
 }
 
-/// The entry on `entry_i`, decoded in place every cycle (the AGEN holds no copy of it).
+/// The entry on `entry_i`, decoded: what a start loads (the walk's origin) straight from the
+/// port, and the walk's bounds and steps held from the start in registers without reset (the
+/// decode stage), so that no walk path goes through the read port and the decoding adders.
 struct Decoded {
     /// Log2 of the element's bytes.
     size: Signal,
-    /// The element stride of a 1-D transfer (the leading dimension of a 2-D one).
-    estride: Signal,
+    /// The byte step of a strided (non-unit) walk: the element stride times the element size.
+    sstep: Signal,
     /// Bank-conflict resolution, and its run length in elements.
     bank: Signal,
     run_n: Signal,
@@ -143,26 +154,43 @@ struct Decoded {
     /// Halo rows above and columns left of the tile (zero without a halo).
     hr: Signal,
     hc: Signal,
-    /// Where the tile's rows and columns end in the walk, and where the walk's end.
+    /// The entry has halo rows (for the start: read from the port).
+    has_halo_rows: Signal,
+    /// The halo columns in bytes: the step left from the base to the walk's first column.
+    left: Signal,
+    /// Where the tile's rows end in the walk, and where the walk's end.
     row_end: Signal,
-    col_end: Signal,
     walk_rows: Signal,
-    walk_cols: Signal,
+    /// The tile's columns, and whether there are halo columns.
+    cols: Signal,
+    has_hc: Signal,
+    /// For the start, from the port: whether there are halo columns, the length of a row's
+    /// first section and the bank run.
+    has_hc_now: Signal,
+    first_len_now: Expr,
+    run_n_now: Signal,
     /// The leading dimension in bytes (zero for 1-D).
     ldb: Signal,
     /// Elements are contiguous: a chunk may cover several.
     unit: Signal,
-    /// The global address of the walk's first row (the halo rows above are stepped back).
+    /// The global base, where the start puts the row-start address (the halo columns and rows
+    /// are stepped back from it), and the shared base (for the start: read from the port).
     first_row: Signal,
+    shared: Expr,
     /// `{top, right, bottom, left}`: the sides of the tile that are the grid's border.
     borders: Signal,
 }
 
 impl Decoded {
-    /// Decodes `entry` for global addresses of `gb` bits.
-    fn of(m: &mut Module, entry: &Signal, gb: u32) -> Self {
+    /// Decodes `entry` for global addresses of `gb` bits, the walk's bounds loaded on `load`.
+    fn of(m: &mut Module, entry: &Signal, gb: u32, load: &Signal) -> Self {
         let wb = WALK_BITS;
         let z = |w| Expr::zeros(w);
+        // One clock gate for the whole decode stage: its registers need no enable multiplexer.
+        let gclk = m.clock_gate("decode_gclk", load.expr());
+        let hold = |m: &mut Module, name: &str, v: Expr| {
+            m.register_unreset(&format!("{name}_q"), v, None, Some(&gclk))
+        };
         let size = m.wire_of("size", entry_field(entry, "size"));
         let two_d = m.wire_of("two_d", entry_field(entry, "two_d"));
         let mode = m.wire_of("mode", entry_field(entry, "mode"));
@@ -170,7 +198,6 @@ impl Decoded {
         let estride = m.wire_of("estride", entry_field(entry, "stride"));
         let region = m.wire_of("region", entry_field(entry, "region"));
         let halo = m.wire_of("halo", mode_is(&mode, MODE_HALO));
-        let bank = m.wire_of("bank", mode_is(&mode, MODE_BANK));
         let run_n = m.wire_of("run_n", entry_field(entry, "halo_cols"));
         let halo_const = m.wire_of("halo_const", entry_field(entry, "halo_const"));
         let (rows, cols) = tile_extent(two_d.expr(), &count);
@@ -178,28 +205,26 @@ impl Decoded {
             |name: &str| Expr::mux(halo.expr(), entry_field(entry, name).zext(wb), z(wb));
         let hr = m.wire_of("hr", halo_dim("halo_rows"));
         let hc = m.wire_of("hc", halo_dim("halo_cols"));
-        let row_end = m.wire_of("tile_row_end", hr.expr().add(rows));
-        let col_end = m.wire_of("tile_col_end", hc.expr().add(cols));
-        let walk_rows = m.wire_of("walk_rows", row_end.expr().add(hr.expr()));
-        let walk_cols = m.wire_of("walk_cols", col_end.expr().add(hc.expr()));
+        let row_end = m.wire_of("tile_row_end", hr.expr().add(rows.clone()));
+        // rows + 2 hr: one adder, not two after each other.
+        let walk_rows = rows.add(hr.expr().shl(Expr::constant(1, 1)));
+        let cols = m.wire_of("cols", cols);
         let stride_bits = estride.width();
         let ld = Expr::mux(two_d.expr(), estride.expr(), z(stride_bits));
-        let ldb = m.wire_of("ldb", ld.zext(LD_BYTES_BITS).shl(size.expr()));
-        let unit = m.wire_of(
-            "unit",
-            two_d
-                .expr()
-                .or(estride.expr().eq(Expr::constant(1, stride_bits))),
-        );
+        let ldb = ld.zext(LD_BYTES_BITS).shl(size.expr());
+        let sstep = estride.expr().zext(LD_BYTES_BITS).shl(size.expr());
+        let unit = two_d
+            .expr()
+            .or(estride.expr().eq(Expr::constant(1, stride_bits)));
         let left = hc
             .slice(run_n.width() - 1, 0)
             .zext(LD_BYTES_BITS)
-            .shl(size.expr())
-            .zext(gb);
+            .shl(size.expr());
+        // The walk's first row starts halo_cols elements left of the base and halo_rows rows
+        // above it: the start loads the base, and the AGEN steps left once (when there are
+        // halo columns), then back one leading dimension a cycle, before the first chunk.
         let base = global_base(m, entry, gb);
-        // The walk's first row starts halo_cols elements left of the base; the halo rows above
-        // are stepped back one leading dimension a cycle before the first chunk.
-        let first_row = m.wire_of("first_row", base.sub(left));
+        let first_row = m.wire_of("first_row", base);
         let region_bits = region.width();
         let region_is = |rs: &[u64]| {
             rs.iter()
@@ -208,31 +233,37 @@ impl Decoded {
                 .unwrap_or_else(|| Expr::constant(0, 1))
                 .and(halo.expr())
         };
-        let borders = m.wire_of(
-            "borders",
-            Expr::concat(vec![
-                region_is(&[1, 2, 3]),
-                region_is(&[3, 4, 5]),
-                region_is(&[5, 6, 7]),
-                region_is(&[7, 8, 1]),
-            ]),
-        );
+        let borders = Expr::concat(vec![
+            region_is(&[1, 2, 3]),
+            region_is(&[3, 4, 5]),
+            region_is(&[5, 6, 7]),
+            region_is(&[7, 8, 1]),
+        ]);
+        let has_halo_rows = m.wire_of("has_halo_rows", hr.expr().ne(z(wb)));
+        let has_hc_now = m.wire_of("has_hc", hc.expr().ne(z(wb)));
+        let first_len_now = Expr::mux(has_hc_now.expr(), hc.expr(), cols.expr());
         Self {
-            size,
-            estride,
-            bank,
-            run_n,
+            size: hold(m, "size", size.expr()),
+            sstep: hold(m, "sstep", sstep),
+            bank: hold(m, "bank", mode_is(&mode, MODE_BANK)),
+            run_n: hold(m, "run_n", run_n.expr()),
             halo_const,
-            hr,
-            hc,
-            row_end,
-            col_end,
-            walk_rows,
-            walk_cols,
-            ldb,
-            unit,
+            hr: hold(m, "hr", hr.expr()),
+            hc: hold(m, "hc", hc.expr()),
+            has_halo_rows,
+            left: hold(m, "left_bytes", left),
+            row_end: hold(m, "row_end", row_end.expr()),
+            walk_rows: hold(m, "walk_rows", walk_rows),
+            cols: hold(m, "cols", cols.expr()),
+            has_hc: hold(m, "has_hc", has_hc_now.expr()),
+            has_hc_now,
+            first_len_now,
+            run_n_now: run_n.clone(),
+            ldb: hold(m, "ldb", ldb),
+            unit: hold(m, "unit", unit),
             first_row,
-            borders,
+            shared: entry_field(entry, "shared"),
+            borders: hold(m, "borders", borders),
         }
     }
 }
@@ -251,43 +282,64 @@ impl State {
     }
 }
 
+/// A row's sections, in walk order: the left halo columns, the tile's columns, the right halo
+/// columns (the halos only in halo mode, and only when it has halo columns).
+const SEC_LEFT: u64 = 0;
+const SEC_TILE: u64 = 1;
+const SEC_RIGHT: u64 = 2;
+/// Bits of a section number.
+const SEC_BITS: u32 = 2;
+
 /// The walk's state, and nothing of the entry.
 struct Walk {
     busy: State,
-    /// Stepping the row-start address back over the halo rows, before the first chunk.
+    /// Stepping the row-start address back over the halo columns and rows, before the first
+    /// chunk; `left`: the step over the halo columns is next (the first).
     rewind: State,
+    left: State,
     /// A transfer starts this cycle: `start_i` while idle.
     load: Signal,
-    /// Row and column of the walk.
+    /// Row of the walk (during the rewind: halo rows stepped back).
     i: State,
-    j: State,
+    /// The row's section ([`SEC_LEFT`], [`SEC_TILE`], [`SEC_RIGHT`]) and the elements left in
+    /// it: the column counted down to the section's end, so a chunk's length needs no
+    /// subtraction and the row's end no comparison of column numbers.
+    sec: State,
+    col_left: State,
     /// The current and the row-start global addresses.
     g: State,
     row: State,
     /// The shared address.
     s: State,
-    /// Elements into the current bank run.
-    run: State,
+    /// Elements left in the current bank run.
+    run_left: State,
     /// The last segment requested, and whether there is one.
     last: State,
     last_valid: State,
 }
 
 impl Walk {
-    /// Declares the state of `design`'s walk, loading on `start`.
-    fn declare(m: &mut Module, design: &D2maDesign, start: &Signal, entry: &Decoded) -> Self {
+    /// Declares the state of `design`'s walk besides `busy`, loading on `load`.
+    fn declare(
+        m: &mut Module,
+        design: &D2maDesign,
+        busy: State,
+        load: Signal,
+        entry: &Decoded,
+    ) -> Self {
         let (wb, gb) = (WALK_BITS, design.global_bits);
         let seg_lg = design.segment_bytes.trailing_zeros();
-        let busy = State::declare(m, "busy", 1);
         let rewind = State::declare(m, "rewind", 1);
-        let load = m.wire_of("load", start.expr().and(busy.q.expr().not()));
+        let left = State::declare(m, "left", 1);
         Self {
+            left,
             i: State::declare(m, "row", wb),
-            j: State::declare(m, "col", wb),
+            sec: State::declare(m, "sec", SEC_BITS),
+            col_left: State::declare(m, "col_left", wb),
             g: State::declare(m, "gaddr", gb),
             row: State::declare(m, "row_base", gb),
             s: State::declare(m, "saddr", SHARED_BITS),
-            run: State::declare(m, "run", entry.run_n.width()),
+            run_left: State::declare(m, "run_left", entry.run_n.width()),
             last: State::declare(m, "last_seg", gb - seg_lg),
             last_valid: State::declare(m, "last_valid", 1),
             busy,
@@ -295,6 +347,16 @@ impl Walk {
             load,
         }
     }
+}
+
+/// The smallest of three equal-width values, its comparisons side by side.
+fn min3(a: Expr, b: Expr, c: Expr) -> Expr {
+    let a_first = b
+        .clone()
+        .lt(a.clone())
+        .not()
+        .and(c.clone().lt(a.clone()).not());
+    Expr::mux(a_first, a, min(b, c))
 }
 
 /// This cycle's chunk: its length, bytes and kind, whether it needs a segment request and
@@ -305,7 +367,8 @@ struct Chunk {
     segment: Signal,
     need_req: Signal,
     fire: Signal,
-    j_next: Signal,
+    /// The chunk ends its section, and its row.
+    sec_end: Signal,
     at_row_end: Signal,
     i_next: Signal,
     done: Signal,
@@ -313,10 +376,17 @@ struct Chunk {
     prev_row: Signal,
     /// The last rewind step: the row counter has counted the halo rows stepped back.
     rewound: Signal,
+    /// The section after this one in the row, and its length.
+    sec_next: Expr,
+    sec_next_len: Expr,
+    /// A row's first section and its length.
+    row_sec: Expr,
+    row_len: Expr,
+    col_rest: Signal,
     step: Expr,
     pad: Signal,
-    run_next: Signal,
     s_step: Expr,
+    run_rest: Signal,
 }
 
 impl Chunk {
@@ -324,29 +394,18 @@ impl Chunk {
         let (wb, gb) = (WALK_BITS, design.global_bits);
         let seg = u64::from(design.segment_bytes);
         let seg_lg = design.segment_bytes.trailing_zeros();
-        let (i, j, g) = (&w.i.q, &w.j.q, &w.g.q);
-        let in_left = j.expr().lt(e.hc.expr());
-        let in_tile = j.expr().lt(e.col_end.expr());
-        let boundary = Expr::mux(
-            in_left.clone(),
-            e.hc.expr(),
-            Expr::mux(in_tile.clone(), e.col_end.expr(), e.walk_cols.expr()),
-        );
-        let len_col = m.wire_of("len_col", boundary.sub(j.expr()));
+        let (i, g) = (&w.i.q, &w.g.q);
+        let sec_is = |k: u64| w.sec.q.expr().eq(Expr::constant(k, SEC_BITS));
         let seg_rem = Expr::constant(seg, SEGMENT_LEFT_BITS)
             .sub(g.slice(seg_lg - 1, 0).zext(SEGMENT_LEFT_BITS))
             .shr(e.size.expr());
-        let len_seg = Expr::mux(
-            e.unit.expr(),
-            min(len_col.expr(), seg_rem.zext(wb)),
-            Expr::constant(1, wb),
-        );
-        let len_seg = m.wire_of("len_seg", len_seg);
-        let bank_rem = e.run_n.expr().sub(w.run.q.expr()).zext(wb);
-        let len = m.wire_of(
-            "len",
-            Expr::mux(e.bank.expr(), min(len_seg.expr(), bank_rem), len_seg.expr()),
-        );
+        let all = Expr::ones(wb);
+        // A strided walk moves one element a cycle; a unit one to the nearest of the
+        // section's end, the segment's end and (bank mode) the run's end.
+        let by_col = Expr::mux(e.unit.expr(), w.col_left.q.expr(), all.clone());
+        let by_seg = Expr::mux(e.unit.expr(), seg_rem.zext(wb), Expr::constant(1, wb));
+        let by_run = Expr::mux(e.bank.expr(), w.run_left.q.expr().zext(wb), all);
+        let len = m.wire_of("len", min3(by_col, by_seg, by_run));
         let bytes = m.wire_of(
             "bytes",
             len.slice(CHUNK_BYTES_BITS - 1, 0).shl(e.size.expr()),
@@ -356,8 +415,8 @@ impl Chunk {
             // borders_q: {top, right, bottom, left}.
             (e.borders.bit(3).and(i.expr().lt(e.hr.expr())))
                 .or(e.borders.bit(1).and(i.expr().lt(e.row_end.expr()).not()))
-                .or(e.borders.bit(0).and(in_left))
-                .or(e.borders.bit(2).and(in_tile.not())),
+                .or(e.borders.bit(0).and(sec_is(SEC_LEFT)))
+                .or(e.borders.bit(2).and(sec_is(SEC_RIGHT))),
         );
         let segment = m.wire_of("segment", g.slice(gb - 1, seg_lg));
         let need_req = m.wire_of(
@@ -372,8 +431,9 @@ impl Chunk {
         );
         let walking = m.wire_of("walking", w.busy.q.expr().and(w.rewind.q.expr().not()));
         let fire = m.wire_of("fire", walking.expr().and(mem_ready.expr()));
-        let j_next = m.wire_of("col_next", j.expr().add(len.expr()));
-        let at_row_end = m.wire_of("at_row_end", j_next.expr().eq(e.walk_cols.expr()));
+        let sec_end = m.wire_of("sec_end", len.expr().eq(w.col_left.q.expr()));
+        let last_sec = sec_is(SEC_RIGHT).or(sec_is(SEC_TILE).and(e.has_hc.expr().not()));
+        let at_row_end = m.wire_of("at_row_end", sec_end.expr().and(last_sec));
         let i_next = m.wire_of("row_next", i.expr().add(Expr::constant(1, wb)));
         let done = m.wire_of(
             "done",
@@ -383,44 +443,72 @@ impl Chunk {
         );
         let ldb = e.ldb.expr().zext(gb);
         let next_row = m.wire_of("next_row_base", w.row.q.expr().add(ldb.clone()));
-        let prev_row = m.wire_of("prev_row_base", w.row.q.expr().sub(ldb));
+        let back = Expr::mux(w.left.q.expr(), e.left.expr().zext(gb), ldb.clone());
+        let prev_row = m.wire_of("prev_row_base", w.row.q.expr().sub(back));
         let rewound = m.wire_of(
             "rewound",
-            w.rewind.q.expr().and(i_next.expr().eq(e.hr.expr())),
+            w.rewind.q.expr().and(Expr::mux(
+                w.left.q.expr(),
+                e.hr.expr().eq(Expr::zeros(wb)),
+                i_next.expr().eq(e.hr.expr()),
+            )),
         );
         let step = Expr::mux(
             e.unit.expr(),
             bytes.expr().zext(LD_BYTES_BITS),
-            e.estride.expr().zext(LD_BYTES_BITS).shl(e.size.expr()),
+            e.sstep.expr(),
         );
-        let run_bits = w.run.q.width();
-        let run_next = m.wire_of("run_next", w.run.q.expr().add(len.slice(run_bits - 1, 0)));
-        let pad = m.wire_of("pad", e.bank.expr().and(run_next.expr().eq(e.run_n.expr())));
+        let run_bits = w.run_left.q.width();
+        let run_len = len.slice(run_bits - 1, 0);
+        let pad = m.wire_of(
+            "pad",
+            e.bank.expr().and(run_len.clone().eq(w.run_left.q.expr())),
+        );
+        let run_rest = m.wire_of("run_rest", w.run_left.q.expr().sub(run_len));
         let elem = Expr::constant(1, SHARED_BITS).shl(e.size.expr());
         let s_step = bytes.expr().zext(SHARED_BITS).add(Expr::mux(
             pad.expr(),
             elem,
             Expr::zeros(SHARED_BITS),
         ));
+        let col_rest = m.wire_of("col_rest", w.col_left.q.expr().sub(len.expr()));
         Self {
             bytes,
             constant,
             segment,
             need_req,
             fire,
-            j_next,
+            sec_end,
             at_row_end,
             i_next,
             done,
             next_row,
             prev_row,
             rewound,
+            sec_next: Expr::mux(
+                sec_is(SEC_LEFT),
+                Expr::constant(SEC_TILE, SEC_BITS),
+                Expr::constant(SEC_RIGHT, SEC_BITS),
+            ),
+            sec_next_len: Expr::mux(sec_is(SEC_LEFT), e.cols.expr(), e.hc.expr()),
+            row_sec: first_section(e.has_hc.expr()),
+            row_len: Expr::mux(e.has_hc.expr(), e.hc.expr(), e.cols.expr()),
+            col_rest,
             step,
             pad,
-            run_next,
             s_step,
+            run_rest,
         }
     }
+}
+
+/// A row's first section: the left halo if there are halo columns, else the tile.
+fn first_section(has_hc: Expr) -> Expr {
+    Expr::mux(
+        has_hc,
+        Expr::constant(SEC_LEFT, SEC_BITS),
+        Expr::constant(SEC_TILE, SEC_BITS),
+    )
 }
 
 /// What moves a register this cycle, in priority order: a start, a rewind step (busy in the
@@ -447,7 +535,7 @@ impl Advance {
 
 /// Assigns every register's next value. Returns the wire that says a segment request goes out
 /// this cycle.
-fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk, entry: &Signal) -> Signal {
+fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
     let one = Expr::constant(1, 1);
     let rewinding = m.wire_of("rewinding", w.busy.q.expr().and(w.rewind.q.expr()));
     let adv = Advance {
@@ -455,7 +543,6 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk, entry: &Signal) 
         rewinding,
         fire: c.fire.clone(),
     };
-    let has_halo_rows = e.hr.expr().ne(Expr::zeros(WALK_BITS));
     m.assign(
         &w.busy.d,
         adv.next(one.clone(), one.clone(), c.done.expr().not(), &w.busy.q),
@@ -463,30 +550,57 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk, entry: &Signal) 
     m.assign(
         &w.rewind.d,
         adv.next(
-            has_halo_rows,
+            e.has_halo_rows.expr().or(e.has_hc_now.expr()),
             c.rewound.expr().not(),
             Expr::constant(0, 1),
             &w.rewind.q,
         ),
     );
+    let zero = Expr::constant(0, 1);
+    m.assign(
+        &w.left.d,
+        adv.next(e.has_hc_now.expr(), zero.clone(), zero, &w.left.q),
+    );
     let zero_wb = Expr::zeros(WALK_BITS);
-    let stepped = Expr::mux(c.rewound.expr(), zero_wb.clone(), c.i_next.expr());
+    // The step left does not count as a halo row.
+    let stepped = Expr::mux(
+        c.rewound.expr().or(w.left.q.expr()),
+        zero_wb.clone(),
+        c.i_next.expr(),
+    );
     m.assign(
         &w.i.d,
         adv.next(
-            zero_wb.clone(),
+            zero_wb,
             stepped,
             Expr::mux(c.at_row_end.expr(), c.i_next.expr(), w.i.q.expr()),
             &w.i.q,
         ),
     );
+    // After a chunk: the same section with fewer elements, the row's next section, or the
+    // next row's first.
+    let after = |row_start: Expr, next: Expr, rest: Expr| {
+        Expr::select(
+            vec![(c.at_row_end.expr(), row_start), (c.sec_end.expr(), next)],
+            rest,
+        )
+    };
     m.assign(
-        &w.j.d,
+        &w.sec.d,
         adv.next(
-            zero_wb.clone(),
-            w.j.q.expr(),
-            Expr::mux(c.at_row_end.expr(), zero_wb, c.j_next.expr()),
-            &w.j.q,
+            first_section(e.has_hc_now.expr()),
+            w.sec.q.expr(),
+            after(c.row_sec.clone(), c.sec_next.clone(), w.sec.q.expr()),
+            &w.sec.q,
+        ),
+    );
+    m.assign(
+        &w.col_left.d,
+        adv.next(
+            e.first_len_now.clone(),
+            w.col_left.q.expr(),
+            after(c.row_len.clone(), c.sec_next_len.clone(), c.col_rest.expr()),
+            &w.col_left.q,
         ),
     );
     m.assign(
@@ -515,24 +629,23 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk, entry: &Signal) 
     m.assign(
         &w.s.d,
         adv.next(
-            entry_field(entry, "shared"),
+            e.shared.clone(),
             w.s.q.expr(),
             w.s.q.expr().add(c.s_step.clone()),
             &w.s.q,
         ),
     );
-    let run_bits = w.run.q.width();
     m.assign(
-        &w.run.d,
+        &w.run_left.d,
         adv.next(
-            Expr::zeros(run_bits),
-            w.run.q.expr(),
+            e.run_n_now.expr(),
+            w.run_left.q.expr(),
             Expr::mux(
                 c.pad.expr().or(e.bank.expr().not()),
-                Expr::zeros(run_bits),
-                c.run_next.expr(),
+                e.run_n.expr(),
+                c.run_rest.expr(),
             ),
-            &w.run.q,
+            &w.run_left.q,
         ),
     );
     let req = m.wire_of("req", c.fire.expr().and(c.need_req.expr()));

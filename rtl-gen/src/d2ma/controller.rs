@@ -5,10 +5,13 @@
 //! Per entry the array keeps the 173 bits, which of the three parts have been written, `busy`
 //! (fully configured, not complete), `started` (taken by the AGEN) and the guard's end for the
 //! RAW check, computed once on the configuration path by a single span unit shared by all
-//! entries. Rules, each applied at the rising edge from the state before it:
-//! - a command writes its part of entry (`cfg_cta_i`, `cfg_buf_i`) unless the entry is busy
-//!   (the paper's later configuration of a busy entry is ignored) or the part code is 3;
-//!   the entry becomes busy when all three parts have been written;
+//! entries, pipelined over [`SPAN_LATENCY`] register stages. Rules, each applied at the rising
+//! edge from the state before it:
+//! - a command writes its part of entry (`cfg_cta_i`, `cfg_buf_i`) unless all three parts of
+//!   the entry are written (it is busy, or turning busy: the paper's later configuration of a
+//!   busy entry is ignored) or the part code is 3;
+//! - the entry becomes busy [`SPAN_LATENCY`] edges after the edge that wrote its last part,
+//!   when the span unit writes its guard end;
 //! - `ignite` marks a busy, not yet started entry as started; `ready_o` = busy and not started;
 //! - `done` frees a busy entry and forgets its global base, so writing a new global base alone
 //!   restarts the same shape (`dma_execute` in the paper's Fig. 8); software reconfiguring a
@@ -25,75 +28,178 @@ use std::ops::{Add, Mul, Not, Shl, Shr, Sub};
 /// Bits of a walk's element count: rows times columns, each [`WALK_BITS`] wide.
 const ELEMENT_BITS: u32 = 2 * WALK_BITS + 1;
 
-/// Bits of the guard's unclamped end: the shared base plus the elements and their bank pads,
-/// shifted by up to 3 for the element size.
-const END_FULL_BITS: u32 = ELEMENT_BITS + 4;
+/// An element count at or above `2^SATURATED_BITS` gives a guard end at the end of the shared
+/// space whatever the bank pads, the element size and the shared base: the span unit's last
+/// steps saturate it there and work on 17 bits.
+const SATURATED_BITS: u32 = SHARED_BITS;
 
-/// Builds, inside `m`, the span unit: the guard end `min(shared + span, 0x10000)` of the entry
-/// held in `entry` (see `models::d2ma::raw::Guard`), as a 17-bit wire named `<prefix>_end`.
-pub fn span_end(m: &mut Module, prefix: &str, entry: &Signal) -> Signal {
-    let count = entry_field(entry, "count");
-    let count_w = m.wire_of(&format!("{prefix}_count"), count);
-    let two_d = entry_field(entry, "two_d");
-    let mode = m.wire_of(&format!("{prefix}_mode"), entry_field(entry, "mode"));
-    let halo = mode_is(&mode, MODE_HALO);
-    let bank = mode_is(&mode, MODE_BANK);
-    let (rows, cols) = tile_extent(two_d, &count_w);
-    let hr = entry_field(entry, "halo_rows").zext(WALK_BITS);
-    let hc_sig = m.wire_of(&format!("{prefix}_hc"), entry_field(entry, "halo_cols"));
-    let one = Expr::constant(1, 1);
-    let twice = |x: Expr| {
-        Expr::mux(
-            halo.clone(),
-            x.shl(one.clone()),
-            Expr::constant(0, WALK_BITS),
-        )
-    };
-    let walk_rows = m.wire_of(&format!("{prefix}_walk_rows"), rows.add(twice(hr)));
-    let walk_cols = m.wire_of(
-        &format!("{prefix}_walk_cols"),
-        cols.add(twice(hc_sig.expr().zext(WALK_BITS))),
-    );
-    let n = m.wire_of(
-        &format!("{prefix}_elements"),
-        walk_rows
+/// Bits of the span in slots (elements and bank pads) after saturation.
+const SLOT_BITS: u32 = SATURATED_BITS + 2;
+
+/// Bits of the guard's unclamped end: the shared base plus the slots shifted by up to 3 for
+/// the element size.
+const END_FULL_BITS: u32 = SLOT_BITS + 4;
+
+/// Cycles from a command that completes an entry to the entry turning busy: the span unit's
+/// register stages after the command's cycle (see [`SpanUnit`]).
+pub const SPAN_LATENCY: u32 = 4;
+
+/// The span unit: the guard end `min(shared + span, 0x10000)` of an entry just completed (see
+/// `models::d2ma::raw::Guard` and `cycle::hw_guard_end`), in five steps with a register stage
+/// after each of the first four, so that no step holds more than one wide operation (the
+/// multiplier alone is about one 1 GHz cycle at NanGate45):
+/// 1. the command's cycle: the entry's span fields (the addressed entry with the command's
+///    part replaced), into `span1_*`;
+/// 2. the walked rows and columns (halo included) and the bank run's log2, into `span2_*`;
+/// 3. the element count `rows x cols`, into `span3_*`;
+/// 4. the count plus the bank pads `(n - 1) >> log2(run)` (a count at or above `2^16`
+///    saturated at `2^16`: the end is then the end of the shared space), into `span4_*`;
+/// 5. shifted by the element size, added to the shared base and clamped: the end, written into
+///    the entry's guard-end cells at the edge that makes the entry busy.
+///
+/// Each stage carries the entry's (CTA, buffer) and a reset valid bit; the data registers
+/// have no reset.
+struct SpanUnit {
+    /// The last stage holds a completed entry this cycle.
+    valid: Signal,
+    cta: Signal,
+    buf: Signal,
+    /// The guard end of that entry.
+    end: Signal,
+}
+
+/// One register stage of the span unit: `span<k>_<name>` for each value, no reset.
+fn span_stage<const N: usize>(m: &mut Module, k: u32, values: [(&str, Expr); N]) -> [Signal; N] {
+    values.map(|(name, v)| m.register_unreset(&format!("span{k}_{name}"), v, None, None))
+}
+
+impl SpanUnit {
+    /// Builds the unit inside `m`, fed by the entry `written` (the addressed entry with the
+    /// command's part replaced), the completing command `fin` and its (CTA, buffer).
+    fn build(m: &mut Module, written: &Signal, fin: Expr, cta: &Signal, buf: &Signal) -> Self {
+        // Step 1: the span fields.
+        let f = |name: &str| entry_field(written, name);
+        let valid1 = m.register("span1_valid", fin, 0);
+        let [cta1, buf1, count, two_d, mode, hr, hc, size1, shared1] = span_stage(
+            m,
+            1,
+            [
+                ("cta", cta.expr()),
+                ("buf", buf.expr()),
+                ("count", f("count")),
+                ("two_d", f("two_d")),
+                ("mode", f("mode")),
+                ("halo_rows", f("halo_rows")),
+                ("halo_cols", f("halo_cols")),
+                ("size", f("size")),
+                ("shared", f("shared")),
+            ],
+        );
+        // Step 2: the walked extent and the bank run's log2.
+        let halo = mode_is(&mode, MODE_HALO);
+        let (rows, cols) = tile_extent(two_d.expr(), &count);
+        let one = Expr::constant(1, 1);
+        let twice = |x: &Signal| {
+            Expr::mux(
+                halo.clone(),
+                x.expr().zext(WALK_BITS).shl(one.clone()),
+                Expr::constant(0, WALK_BITS),
+            )
+        };
+        // log2 of the (power-of-two) bank run: bit k is the OR of the run's bits whose index
+        // has k.
+        let run_bits = hc.width();
+        let lg_bits: Vec<Expr> = (0..run_bits.trailing_zeros())
+            .rev()
+            .map(|k| {
+                (0..run_bits)
+                    .filter(|i| i >> k & 1 == 1)
+                    .map(|i| hc.bit(i))
+                    .reduce(|a, b| a.or(b))
+                    .unwrap_or_else(|| Expr::constant(0, 1))
+            })
+            .collect();
+        let valid2 = m.register("span2_valid", valid1.expr(), 0);
+        let [cta2, buf2, rows2, cols2, lg2, bank2, size2, shared2] = span_stage(
+            m,
+            2,
+            [
+                ("cta", cta1.expr()),
+                ("buf", buf1.expr()),
+                ("rows", rows.add(twice(&hr))),
+                ("cols", cols.add(twice(&hc))),
+                ("lg", Expr::concat(lg_bits)),
+                ("bank", mode_is(&mode, MODE_BANK)),
+                ("size", size1.expr()),
+                ("shared", shared1.expr()),
+            ],
+        );
+        // Step 3: the element count.
+        let valid3 = m.register("span3_valid", valid2.expr(), 0);
+        let elements = rows2
             .expr()
             .zext(ELEMENT_BITS)
-            .mul(walk_cols.expr().zext(ELEMENT_BITS)),
-    );
-    // log2 of the (power-of-two) bank run: bit k is the OR of the run's bits whose index has k.
-    let run_bits = hc_sig.width();
-    let lg_bits: Vec<Expr> = (0..run_bits.trailing_zeros())
-        .rev()
-        .map(|k| {
-            (0..run_bits)
-                .filter(|i| i >> k & 1 == 1)
-                .map(|i| hc_sig.bit(i))
-                .reduce(|a, b| a.or(b))
-                .unwrap_or_else(|| Expr::constant(0, 1))
-        })
-        .collect();
-    let lg = Expr::concat(lg_bits);
-    let pads = Expr::mux(
-        bank,
-        n.expr().sub(Expr::constant(1, ELEMENT_BITS)).shr(lg),
-        Expr::constant(0, ELEMENT_BITS),
-    );
-    let slots = n.expr().add(pads).zext(END_FULL_BITS);
-    let bytes = slots.shl(entry_field(entry, "size"));
-    let end = m.wire_of(
-        &format!("{prefix}_end_full"),
-        entry_field(entry, "shared").zext(END_FULL_BITS).add(bytes),
-    );
-    let limit = Expr::constant(SHARED_SPACE, END_FULL_BITS);
-    m.wire_of(
-        &format!("{prefix}_end"),
-        Expr::mux(
-            limit.lt(end.expr()),
-            Expr::constant(SHARED_SPACE, END_BITS),
-            end.slice(END_BITS - 1, 0),
-        ),
-    )
+            .mul(cols2.expr().zext(ELEMENT_BITS));
+        let [cta3, buf3, n, lg3, bank3, size3, shared3] = span_stage(
+            m,
+            3,
+            [
+                ("cta", cta2.expr()),
+                ("buf", buf2.expr()),
+                ("elements", elements),
+                ("lg", lg2.expr()),
+                ("bank", bank2.expr()),
+                ("size", size2.expr()),
+                ("shared", shared2.expr()),
+            ],
+        );
+        // Step 4: the count plus the bank pads, on the count's low 16 bits; a count at or
+        // above 2^16 is replaced by 2^16 at the end, beside the arithmetic rather than before.
+        let sat = Expr::constant(1 << SATURATED_BITS, SLOT_BITS);
+        let big = n.slice(ELEMENT_BITS - 1, SATURATED_BITS).reduce_or();
+        let low = m.wire_of(
+            "span_elements_low",
+            n.slice(SATURATED_BITS - 1, 0).zext(SLOT_BITS),
+        );
+        let pads = Expr::mux(
+            bank3.expr(),
+            low.expr().sub(Expr::constant(1, SLOT_BITS)).shr(lg3.expr()),
+            Expr::zeros(SLOT_BITS),
+        );
+        let valid4 = m.register("span4_valid", valid3.expr(), 0);
+        let [cta4, buf4, slots, size4, shared4] = span_stage(
+            m,
+            4,
+            [
+                ("cta", cta3.expr()),
+                ("buf", buf3.expr()),
+                ("slots", Expr::mux(big, sat, low.expr().add(pads))),
+                ("size", size3.expr()),
+                ("shared", shared3.expr()),
+            ],
+        );
+        // Step 5: in bytes from the shared base, clamped to the shared space.
+        let bytes = slots.expr().zext(END_FULL_BITS).shl(size4.expr());
+        let end = m.wire_of(
+            "span_end_full",
+            shared4.expr().zext(END_FULL_BITS).add(bytes),
+        );
+        let limit = Expr::constant(SHARED_SPACE, END_FULL_BITS);
+        let end = m.wire_of(
+            "span_end",
+            Expr::mux(
+                limit.lt(end.expr()),
+                Expr::constant(SHARED_SPACE, END_BITS),
+                end.slice(END_BITS - 1, 0),
+            ),
+        );
+        Self {
+            valid: valid4,
+            cta: cta4,
+            buf: buf4,
+            end,
+        }
+    }
 }
 
 /// Builds the controller array of `design`.
@@ -127,7 +233,11 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         e,
         "Per entry (cta * buffers + buf): ready for ignition.",
     );
-    let busy = m.output("busy_o", e, "Per entry: fully configured and not complete.");
+    let busy = m.output(
+        "busy_o",
+        e,
+        "Per entry: fully configured and not complete (busy, or turning busy).",
+    );
     let start = m.output(
         "start_o",
         SHARED_BITS * e,
@@ -155,20 +265,25 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     let part_is = |p: u64| cfg_part.expr().eq(Expr::constant(p, 2));
     let part_ok = part_is(3).not();
     // The valid bits, reset; the table's fields and guard ends are declared per style below.
+    // An entry whose three parts are written takes no command: it is busy, or its guard end
+    // is in the span unit.
     let mut valid = Vec::new();
     for i in 0..e {
         let (mask_q, mask_d) = m.state(&format!("mask{i}"), 3, 0);
         let (busy_q, busy_d) = m.state(&format!("busy{i}"), 1, 0);
         let (started_q, started_d) = m.state(&format!("started{i}"), 1, 0);
+        let holds = m.wire_of(&format!("holds{i}"), mask_q.expr().eq(Expr::constant(7, 3)));
         let wr = m.wire_of(
             &format!("wr{i}"),
             cfg_valid
                 .expr()
                 .and(at(&cfg_cta, &cfg_buf, i))
-                .and(busy_q.expr().not())
+                .and(holds.expr().not())
                 .and(part_ok.clone()),
         );
-        valid.push((wr, mask_q, mask_d, busy_q, busy_d, started_q, started_d));
+        valid.push((
+            wr, holds, mask_q, mask_d, busy_q, busy_d, started_q, started_d,
+        ));
     }
     let mut store = TableStore::new(&mut m, design.storage, &cfg_data);
     let mut entries = Vec::new();
@@ -234,7 +349,23 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             Expr::constant(0, 3),
         ),
     );
-    let cfg_end = span_end(&mut m, "cfg", &written);
+    let new_masks: Vec<Signal> = valid
+        .iter()
+        .enumerate()
+        .map(|(i, (_, _, mask_q, ..))| {
+            m.wire_of(&format!("new_mask{i}"), mask_q.expr().or(onehot.expr()))
+        })
+        .collect();
+    let fin = m.wire_of(
+        "cfg_fin",
+        valid
+            .iter()
+            .zip(&new_masks)
+            .map(|((wr, ..), new_mask)| wr.expr().and(new_mask.expr().eq(Expr::constant(7, 3))))
+            .reduce(|a, b| a.or(b))
+            .unwrap_or_else(|| Expr::constant(0, 1)),
+    );
+    let span = SpanUnit::build(&mut m, &written, fin.expr(), &cfg_cta, &cfg_buf);
     // The fields no guard end depends on: the global base, the stride, the region and the
     // halo constant.
     let [stride, region, halo_const] = ["stride", "region", "halo_const"].map(field);
@@ -246,14 +377,18 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             written.slice(CFG_DATA_BITS - 1, 0),
         ]),
     );
-    store.set_end_data(&mut m, &cfg_end);
+    store.set_end_data(&mut m, &span.end);
     let mut busy_bits = Vec::new();
 
-    for (i, (wr, mask_q, mask_d, busy_q, busy_d, started_q, started_d)) in
+    for (i, (wr, holds, mask_q, mask_d, busy_q, busy_d, started_q, started_d)) in
         valid.into_iter().enumerate()
     {
         let i = i as u32;
-        let end_q = store.end(&mut m, &format!("end{i}"), wr.expr());
+        let arm = m.wire_of(
+            &format!("arm{i}"),
+            span.valid.expr().and(at(&span.cta, &span.buf, i)),
+        );
+        let end_q = store.end(&mut m, &format!("end{i}"), arm.expr());
         let dn = m.wire_of(
             &format!("dn{i}"),
             done_valid
@@ -266,7 +401,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             .and(at(&ign_cta, &ign_buf, i))
             .and(busy_q.expr())
             .and(started_q.expr().not());
-        let new_mask = m.wire_of(&format!("new_mask{i}"), mask_q.expr().or(onehot.expr()));
+        let new_mask = &new_masks[i as usize];
         m.assign(
             &mask_d,
             Expr::select(
@@ -277,13 +412,12 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
                 mask_q.expr(),
             ),
         );
-        let full = new_mask.expr().eq(Expr::constant(7, 3));
         m.assign(
             &busy_d,
             Expr::select(
                 vec![
                     (dn.expr(), Expr::constant(0, 1)),
-                    (wr.expr().and(full), Expr::constant(1, 1)),
+                    (arm.expr(), Expr::constant(1, 1)),
                 ],
                 busy_q.expr(),
             ),
@@ -299,24 +433,32 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             ),
         );
         m.assign_bit(&ready, i, busy_q.expr().and(started_q.expr().not()));
-        m.assign_bit(&busy, i, busy_q.expr());
-        // A busy entry's fields have all been written; an idle one shows zeros.
+        // The RAW guard: an entry whose parts are all written guards from its shared base; to
+        // its end once busy, to the end of the shared space while the span unit computes the
+        // end (a load right after the configuration waits). Other entries show zeros.
+        m.assign_bit(&busy, i, holds.expr());
         let f = field("shared");
-        let shown = |v: Expr| {
-            let w = v.width();
-            Expr::mux(busy_q.expr(), v, Expr::zeros(w))
-        };
         m.assign_range(
             &start,
             16 * i + 15,
             16 * i,
-            shown(entries[i as usize].slice(f.lsb + 15, f.lsb)),
+            Expr::mux(
+                holds.expr(),
+                entries[i as usize].slice(f.lsb + 15, f.lsb),
+                Expr::zeros(SHARED_BITS),
+            ),
         );
         m.assign_range(
             &end,
             END_BITS * (i + 1) - 1,
             END_BITS * i,
-            shown(end_q.expr()),
+            Expr::select(
+                vec![
+                    (busy_q.expr(), end_q.expr()),
+                    (holds.expr(), Expr::constant(SHARED_SPACE, END_BITS)),
+                ],
+                Expr::zeros(END_BITS),
+            ),
         );
         busy_bits.push(busy_q);
     }

@@ -2,6 +2,7 @@
 //! `models::d2ma`: what each output must be in every cycle, given the inputs of that cycle and
 //! the state the previous rising edges left (the testbench checks outputs before each edge).
 
+use super::controller::SPAN_LATENCY;
 use super::D2maDesign;
 use models::d2ma::entry::Part;
 use models::d2ma::{BufferEntry, Chunk, Guard, Transfer};
@@ -33,12 +34,12 @@ pub fn raw_check(design: &D2maDesign, input: &RawIn) -> (bool, u64) {
 
 /// The RAW guard end the controller's span unit computes for any field values:
 /// `min(shared + span, 0x10000)` with the span's arithmetic at the hardware's widths (walk
-/// dimensions 18 bits, element count 37 bits, the bank run's log2 as the OR of its set bits'
-/// indices). For valid entries it equals [`Guard::of`]'s end; for others it is what the RTL
-/// does.
+/// dimensions 18 bits; the element count saturated at `2^16`, beyond which the end is the end
+/// of the shared space anyway; the bank pads and slots on 18 bits; the bank run's log2 as the
+/// OR of its set bits' indices). For valid entries it equals [`Guard::of`]'s end; for others it
+/// is what the RTL does.
 pub fn hw_guard_end(e: &BufferEntry) -> u32 {
     let mask18 = (1u64 << 18) - 1;
-    let mask37 = (1u64 << 37) - 1;
     let (halo, bank) = (e.mode == 1, e.mode == 2);
     let (rows, cols) = if e.two_d {
         (u64::from(e.count >> 8), u64::from(e.count & 0xff))
@@ -48,16 +49,16 @@ pub fn hw_guard_end(e: &BufferEntry) -> u32 {
     let twice = |x: u16| if halo { 2 * u64::from(x) } else { 0 };
     let h = (rows + twice(e.halo_rows)) & mask18;
     let w = (cols + twice(e.halo_cols)) & mask18;
-    let n = h * w;
+    let n = (h * w).min(1 << 16);
     let lg = (0..16)
         .filter(|i| e.halo_cols >> i & 1 == 1)
         .fold(0u32, |acc, i| acc | i);
     let pads = if bank {
-        (n.wrapping_sub(1) & mask37) >> lg
+        (n.wrapping_sub(1) & mask18) >> lg
     } else {
         0
     };
-    let slots = (n + pads) & mask37;
+    let slots = (n + pads) & mask18;
     let end = u64::from(e.shared) + (slots << e.size);
     end.min(1 << 16) as u32
 }
@@ -88,6 +89,37 @@ pub struct EntryState {
     pub started: bool,
     /// The RAW guard's end, computed when a part is written.
     pub end: u32,
+    /// Edges until a fully written entry turns busy (its guard end is in the span unit's
+    /// pipeline); 0 when none.
+    pub arming: u32,
+}
+
+impl EntryState {
+    /// All three parts are written: the entry is busy, or turning busy in the span unit.
+    pub fn holds_transfer(&self) -> bool {
+        self.mask == 0b111
+    }
+
+    /// The RAW guard the array shows for this entry: none when it holds no transfer; while it
+    /// turns busy (its end still in the span unit), from its shared base to the end of the
+    /// shared space, so that a load issued right after the configuration waits; once busy,
+    /// the exact guard.
+    pub fn guard(&self) -> Guard {
+        let holds = self.holds_transfer();
+        Guard {
+            start: if holds {
+                u32::from(self.entry.shared)
+            } else {
+                0
+            },
+            end: match (self.busy, holds) {
+                (true, _) => self.end,
+                (false, true) => 1 << 16,
+                (false, false) => 0,
+            },
+            in_flight: holds,
+        }
+    }
 }
 
 /// The controller array's outputs in one cycle.
@@ -95,7 +127,7 @@ pub struct EntryState {
 pub struct ControllerOut {
     /// Per entry: ready for ignition.
     pub ready: Vec<bool>,
-    /// Per entry: busy.
+    /// Per entry: holds a transfer (busy, or turning busy).
     pub busy: Vec<bool>,
     /// Per entry: shared base.
     pub start: Vec<u16>,
@@ -134,14 +166,28 @@ impl ControllerModel {
         let shown = |e: &EntryState| if e.busy { *e } else { EntryState::default() };
         let out = ControllerOut {
             ready: self.entries.iter().map(|e| e.busy && !e.started).collect(),
-            busy: self.entries.iter().map(|e| e.busy).collect(),
-            start: self.entries.iter().map(|e| shown(e).entry.shared).collect(),
-            end: self.entries.iter().map(|e| shown(e).end).collect(),
+            busy: self
+                .entries
+                .iter()
+                .map(EntryState::holds_transfer)
+                .collect(),
+            start: self
+                .entries
+                .iter()
+                .map(|e| e.guard().start as u16)
+                .collect(),
+            end: self.entries.iter().map(|e| e.guard().end).collect(),
             read: self
                 .index(input.read)
                 .map_or_else(BufferEntry::default, |i| shown(&self.entries[i]).entry),
         };
         let before = self.entries.clone();
+        for e in &mut self.entries {
+            if e.arming > 0 {
+                e.arming -= 1;
+                e.busy = e.arming == 0;
+            }
+        }
         // Ignition first: a completion of the same entry in the same cycle wins.
         if let Some(i) = input.ignite.and_then(|d| self.index(d)) {
             if before[i].busy && !before[i].started {
@@ -158,12 +204,15 @@ impl ControllerModel {
         }
         if let Some((cta, buf, part, data)) = input.cfg {
             if let (Some(i), Some(&part)) = (self.index((cta, buf)), Part::ALL.get(part as usize)) {
-                if !before[i].busy {
+                // A fully written entry (busy, or arming) takes no command.
+                if before[i].mask != 0b111 {
                     let e = &mut self.entries[i];
                     e.entry = e.entry.with_part(part, data);
                     e.mask |= 1 << part as u8;
                     e.end = hw_guard_end(&e.entry);
-                    e.busy = e.mask == 0b111;
+                    if e.mask == 0b111 {
+                        e.arming = SPAN_LATENCY;
+                    }
                 }
             }
         }
@@ -198,7 +247,7 @@ pub struct AgenOut {
 pub struct AgenModel {
     segment_bytes: u32,
     pending: VecDeque<Chunk>,
-    /// Halo rows still to step back before the first chunk.
+    /// Steps back (halo columns, then halo rows) still to take before the first chunk.
     rewind: u32,
     /// The entry being walked, which `entry_i` must show until the last chunk.
     walked: Option<BufferEntry>,
@@ -255,8 +304,10 @@ impl AgenModel {
             let t = Transfer::new(&entry, self.segment_bytes)
                 .unwrap_or_else(|e| panic!("AGEN vectors use valid entries: {e}"));
             self.pending = t.chunks.into();
+            // A halo tile's walk steps back left once (when it has halo columns), then one
+            // row a cycle, before its first chunk.
             self.rewind = if entry.mode == 1 {
-                u32::from(entry.halo_rows)
+                u32::from(entry.halo_rows) + u32::from(entry.halo_cols != 0)
             } else {
                 0
             };
@@ -303,6 +354,8 @@ pub struct EngineModel {
     pub ctrl: ControllerModel,
     agen: AgenModel,
     current: (u32, u32),
+    /// The entry ignited last cycle, which the AGEN starts this cycle.
+    starting: Option<usize>,
     inflight: Vec<u32>,
     walked: Vec<bool>,
 }
@@ -316,6 +369,7 @@ impl EngineModel {
             ctrl: ControllerModel::new(design),
             agen: AgenModel::new(design),
             current: (0, 0),
+            starting: None,
             inflight: vec![0; e],
             walked: vec![false; e],
         }
@@ -330,17 +384,10 @@ impl EngineModel {
     pub fn step(&mut self, input: &EngineIn) -> EngineOut {
         let entries = &self.ctrl.entries;
         let grant = entries.iter().position(|s| s.busy && !s.started);
-        let launch = grant.filter(|_| !self.agen.busy());
+        let launch = grant.filter(|_| !self.agen.busy() && self.starting.is_none());
         let can = |i: usize| entries[i].busy && self.walked[i] && self.inflight[i] == 0;
         let complete = (0..entries.len()).find(|&i| can(i));
-        let guards: Vec<Guard> = entries
-            .iter()
-            .map(|s| Guard {
-                start: u32::from(s.entry.shared),
-                end: s.end,
-                in_flight: s.busy,
-            })
-            .collect();
+        let guards: Vec<Guard> = entries.iter().map(EntryState::guard).collect();
         let (wait, release) = raw_check(
             &self.design,
             &RawIn {
@@ -355,10 +402,10 @@ impl EngineModel {
             cfg: input.cfg,
             ignite: launch.map(|i| self.tag(i)),
             done: complete.map(|i| self.tag(i)),
-            read: self.tag(grant.unwrap_or(0)),
+            read: self.current,
         };
         let agen_in = AgenIn {
-            start: launch.map(|i| entries[i].entry),
+            start: self.starting.map(|i| entries[i].entry),
             mem_ready: input.req_ready,
         };
         let agen = self.agen.step(&agen_in);
@@ -390,6 +437,7 @@ impl EngineModel {
         if let Some(i) = launch {
             self.current = self.tag(i);
         }
+        self.starting = launch;
         out
     }
 }

@@ -139,7 +139,17 @@ pub fn build_with(
     };
     let (any_ready, grant_cta, grant_buf) = first(&mut m, "grant", &ready);
     let agen_busy = m.wire("agen_busy_now", 1);
-    let launch = m.wire_of("launch", any_ready.expr().and(agen_busy.expr().not()));
+    // An ignited entry starts in the AGEN the next cycle (`agen_start`), read through the
+    // controller's read port at the registered `cur_*`: no arbiter on the AGEN's paths.
+    let (agen_start, agen_start_d) = m.state("agen_start", 1, 0);
+    let launch = m.wire_of(
+        "launch",
+        any_ready
+            .expr()
+            .and(agen_busy.expr().not())
+            .and(agen_start.expr().not()),
+    );
+    m.assign(&agen_start_d, launch.expr());
     let ((complete, done_cta, done_buf), can) = match data {
         None => {
             let can = m.wire("can_complete", e);
@@ -155,18 +165,10 @@ pub fn build_with(
             None,
         ),
     };
-    // The controller's read port shows the AGEN the entry it walks (read in place), and the
-    // granted entry while the AGEN is idle.
+    // The controller's read port shows the AGEN the entry it walks (read in place), from the
+    // cycle after its ignition.
     let (cur_cta, cur_cta_d) = m.state("cur_cta", cb, 0);
     let (cur_buf, cur_buf_d) = m.state("cur_buf", bb, 0);
-    let rd_cta = m.wire_of(
-        "rd_cta",
-        Expr::mux(agen_busy.expr(), cur_cta.expr(), grant_cta.expr()),
-    );
-    let rd_buf = m.wire_of(
-        "rd_buf",
-        Expr::mux(agen_busy.expr(), cur_buf.expr(), grant_buf.expr()),
-    );
 
     // The configuration command goes to the controller array and to the extent registers.
     let cfg_ports = vec![
@@ -183,8 +185,8 @@ pub fn build_with(
         ("done_valid_i", complete.expr()),
         ("done_cta_i", done_cta.expr()),
         ("done_buf_i", done_buf.expr()),
-        ("rd_cta_i", rd_cta.expr()),
-        ("rd_buf_i", rd_buf.expr()),
+        ("rd_cta_i", cur_cta.expr()),
+        ("rd_buf_i", cur_buf.expr()),
     ];
     let ctrl = m.instantiate(
         &ctrl_m,
@@ -203,7 +205,7 @@ pub fn build_with(
         &agen_m,
         "agen",
         vec![
-            ("start_i", launch.expr()),
+            ("start_i", agen_start.expr()),
             ("entry_i", ctrl["rd_entry_o"].expr()),
             ("mem_ready_i", agen_ready.expr()),
         ],
@@ -271,7 +273,7 @@ pub fn build_with(
                     .into_iter()
                     .chain([
                         ("busy_i", busy.expr()),
-                        ("start_i", launch.expr()),
+                        ("start_i", agen_start.expr()),
                         ("cur_cta_i", cur_cta.expr()),
                         ("cur_buf_i", cur_buf.expr()),
                         ("entry_i", ctrl["rd_entry_o"].expr()),

@@ -105,7 +105,7 @@ pub fn engine_vectors(
         assert!(cycle < 1_000_000, "the engine model did not drain");
         let saxpy_phase = run.saxpy_cycles == 0;
         let random_phase = !saxpy_phase && cycle < run.saxpy_cycles + plan.random;
-        let idle = model.ctrl.entries.iter().all(|s| !s.busy) && script.is_empty();
+        let idle = model.ctrl.entries.iter().all(|s| !s.holds_transfer()) && script.is_empty();
         if !saxpy_phase && !random_phase && idle && outstanding.is_empty() {
             break;
         }
@@ -113,7 +113,7 @@ pub fn engine_vectors(
             let cta = rng.gen_range(0..design.ctas);
             let buf = rng.gen_range(0..b);
             let s = model.ctrl.entries[(cta * b + buf) as usize];
-            if !s.busy {
+            if !s.holds_transfer() {
                 if s.mask == 0b110 && rng.gen_bool(0.4) {
                     // dma_execute: a new global base restarts the same shape.
                     script.push_back((cta, buf, 0, s.entry.global.wrapping_add(0x1000)));
@@ -181,7 +181,7 @@ pub fn engine_vectors(
             && cycle > first_config
             && script.is_empty()
             && outstanding.is_empty()
-            && model.ctrl.entries.iter().all(|s| !s.busy)
+            && model.ctrl.entries.iter().all(|s| !s.holds_transfer())
         {
             run.saxpy_cycles = cycle;
         }
