@@ -443,7 +443,11 @@ fn a_changed_sub_module_of_the_engine_is_caught() {
     // The guard end's saturation value in the controller, a sub-module of the engine.
     let (text, top) = gold("d2ma_engine_c1_b1_s32");
     assert_ne!(first_module(&text), Some("d2ma_controller_c1_b1"));
-    let saturated = changed(&text, "? 17'h10000 :", "? 17'h0ffff :");
+    let saturated = changed(
+        &text,
+        "span_end_full) ? 17'h10000 :",
+        "span_end_full) ? 17'h0ffff :",
+    );
     let e = prove(&text, &saturated, &top, true)
         .unwrap_err()
         .to_string();
