@@ -16,7 +16,9 @@
 //! <out>/<name>/<name>.f       the filelist, each file after the files it instantiates
 //! <out>/<name>/<name>.core    the FuseSoC core (crate::fusesoc), and one per part
 //! <out>/<name>/yosys_synth.tcl the Yosys script of the core's synth target
-//! <out>/<name>/<name>.rdl     the SystemRDL registers of its packed input ports, if any
+//! <out>/<name>/<name>.rdl     the SystemRDL registers of its packed input ports and write
+//!                              ports, if any (crate::rdl)
+//! <out>/<name>/<name>_regs.vlt the Verilator waivers of PeakRDL's register block from it
 //! <out>/<name>/tb/            the self-checking testbench and its vector files
 //! ```
 //!
@@ -27,7 +29,7 @@
 
 use crate::manifest::{
     generator, Manifest, ManifestField, ManifestPart, ManifestPort, ManifestReset,
-    ManifestTestbench, ManifestTiming, FORMAT_VERSION,
+    ManifestTestbench, ManifestTiming, ManifestWritePort, FORMAT_VERSION,
 };
 use crate::output::Staging;
 use crate::rtl::{verilog, Module, PortRole};
@@ -68,6 +70,13 @@ pub trait Block {
     /// The fields of each packed port (a configurable hasher's `cfg_i`, a D²MA entry port),
     /// and the value that programs a given configuration; none by default.
     fn fields(&self) -> Vec<PortFields> {
+        Vec::new()
+    }
+
+    /// The tables written a word at a time through a write port (a loadable RAP converter's
+    /// shift tables, the D²MA configuration commands), with their words' fields; none by
+    /// default. Their ports must be the top module's.
+    fn write_ports(&self) -> Vec<ManifestWritePort> {
         Vec::new()
     }
 
@@ -318,6 +327,10 @@ impl Rendered {
         if let Some(rdl) = crate::rdl::description(manifest) {
             staging.write(&format!("{name}.rdl"), &rdl)?;
         }
+        if let Some(waivers) = crate::rdl::regblock_lint_waivers(manifest) {
+            let regs = crate::rdl::addrmap_name(name);
+            staging.write(&format!("{regs}.vlt"), &waivers)?;
+        }
         let writing = crate::output::cleanup::writing();
         testbenches::write_testbench(&staging.path().join("tb"), &self.harness, &self.vectors)?;
         drop(writing);
@@ -401,6 +414,7 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
                 ))
             })
             .collect(),
+        write_ports: block.write_ports(),
         // Sub-modules first, so every file's dependencies precede it.
         rtl_files: files.iter().rev().map(|(f, _)| f.clone()).collect(),
         parts,

@@ -44,6 +44,41 @@ pub struct ManifestField {
     pub description: String,
 }
 
+/// A table the block's user writes a word at a time through a write port (a loadable RAP
+/// converter's shift tables, the D²MA controllers' entries written by configuration commands):
+/// a rising clock edge with `strobe` set writes `data` into the word the `address` ports name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestWritePort {
+    /// What is written, as the register description names it (`perm`, `cfg`).
+    pub name: String,
+    /// What the words are, in a few words.
+    pub description: String,
+    /// The write strobe port (`perm_we_i`, `cfg_valid_i`).
+    pub strobe: String,
+    /// The ports naming the word written, most significant first: the word's address is their
+    /// concatenation (`[cfg_part_i, cfg_cta_i, cfg_buf_i]`).
+    pub address: Vec<String>,
+    /// The port carrying the word (`perm_val_i`, `cfg_data_i`).
+    pub data: String,
+    /// The words' layouts: one for every address, or one per value of the first address port.
+    pub words: Vec<ManifestWord>,
+}
+
+/// The layout of the words of a [`ManifestWritePort`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestWord {
+    /// The layout's name (`shifts`, `global`).
+    pub name: String,
+    /// What a word of it holds.
+    pub description: String,
+    /// The value of the first address port whose words have this layout; absent when every
+    /// word has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub select: Option<u64>,
+    /// Its fields within the data port, least significant first.
+    pub fields: Vec<ManifestField>,
+}
+
 /// A block of its own that a block instantiates (the D²MA engine's AGEN): its module file is in
 /// the block folder, with a FuseSoC core of its own (`crate::fusesoc`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -168,6 +203,9 @@ pub struct Manifest {
     /// must hold to program it, by port name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub program: BTreeMap<String, String>,
+    /// The tables written a word at a time through a write port.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub write_ports: Vec<ManifestWritePort>,
     /// RTL files, relative to the block folder, each after the files it instantiates.
     pub rtl_files: Vec<String>,
     /// The blocks of their own among the modules (each with its core in the folder).

@@ -174,6 +174,86 @@ fn verilog_is_pinned() {
     }
 }
 
+/// The configuration commands' register description: one memory word per (part, CTA, buffer),
+/// each part's fields where the entry layout (`models::d2ma::entry`, the paper's Fig. 4) puts
+/// them, less the part's first bit (worked out by hand from the layout table).
+#[test]
+fn configuration_commands_are_described() {
+    let d = design(Unit::Engine, (2, 2, 128));
+    let r = block::render(&d, &D2maPlan::default(), "rtl-gen test");
+    let [port] = &r.manifest.write_ports[..] else {
+        panic!("{:?}", r.manifest.write_ports)
+    };
+    assert_eq!(
+        (
+            port.strobe.as_str(),
+            port.data.as_str(),
+            port.address.clone()
+        ),
+        (
+            "cfg_valid_i",
+            "cfg_data_i",
+            vec![
+                "cfg_part_i".to_string(),
+                "cfg_cta_i".into(),
+                "cfg_buf_i".into()
+            ]
+        )
+    );
+    let layout: Vec<(&str, Option<u64>, Vec<(&str, u32, u32)>)> = port
+        .words
+        .iter()
+        .map(|w| {
+            let fields = w
+                .fields
+                .iter()
+                .map(|f| (f.name.as_str(), f.lsb, f.width))
+                .collect();
+            (w.name.as_str(), w.select, fields)
+        })
+        .collect();
+    assert_eq!(
+        layout,
+        [
+            ("global", Some(0), vec![("global", 0, 64)]),
+            (
+                "shape",
+                Some(1),
+                vec![
+                    ("shared", 0, 16),
+                    ("count", 16, 16),
+                    ("size", 32, 2),
+                    ("stride", 34, 16),
+                    ("two_d", 50, 1),
+                    ("mode", 51, 2)
+                ]
+            ),
+            (
+                "halo",
+                Some(2),
+                vec![
+                    ("halo_rows", 0, 16),
+                    ("halo_cols", 16, 16),
+                    ("region", 32, 8),
+                    ("halo_const", 40, 16)
+                ]
+            ),
+        ]
+    );
+    // 2 part bits + 1 CTA bit + 1 buffer bit: 16 words of 8 bytes; each part a quarter.
+    let rdl = rtl_gen::rdl::description(&r.manifest).expect("the engine has a write port");
+    for line in [
+        "mementries = 16;",
+        "} global[4] @ 0x0 += 0x8;",
+        "} shape[4] @ 0x20 += 0x8;",
+        "} halo[4] @ 0x40 += 0x8;",
+        "} external cfg @ 0x80;",
+    ] {
+        assert!(rdl.contains(line), "{line}\n{rdl}");
+    }
+    insta::assert_snapshot!("d2ma_engine_c2_b2_rdl", rdl);
+}
+
 /// The text of every Verilog file of a block, top first: the engine's snapshot holds its
 /// sub-modules too, so the equivalence test can elaborate it from the snapshot alone.
 fn every_module(files: &[(String, String)]) -> String {

@@ -380,8 +380,88 @@ fn port_from_registers(manifest: &Value, port: &str, width: u64, package: &str) 
     format!("  assign {port}_q = {{{}}};", parts.join(", "))
 }
 
+/// The width of `manifest`'s port `name`.
+fn port_width(manifest: &Value, name: &str) -> u64 {
+    manifest["ports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .and_then(|p| p["width"].as_u64())
+        .unwrap_or_else(|| panic!("no port {name}"))
+}
+
+/// The declarations and assignments driving the ports of write port `port` (a manifest
+/// `write_ports` entry) from the register block's memory `hwif_out.<name>`: a write to word `a`
+/// is one strobe pulse with address `a` and the bus word as data, acknowledged at once; the
+/// memory's byte-address bits below a word, its byte enables and its read request are sunk
+/// into `unused_*` (a word is written whole, the memory is write-only). Returns the lines and
+/// the ports driven.
+fn write_port_from_registers(
+    manifest: &Value,
+    port: &Value,
+    bus_bits: u64,
+) -> (Vec<String>, Vec<String>) {
+    let name = port["name"].as_str().unwrap();
+    let strobe = port["strobe"].as_str().unwrap();
+    let data = port["data"].as_str().unwrap();
+    let address: Vec<&str> = port["address"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let address_bits: u64 = address.iter().map(|a| port_width(manifest, a)).sum();
+    let data_bits = port_width(manifest, data);
+    let byte_bits = (bus_bits / 8).trailing_zeros() as u64;
+    let mem = format!("hwif_out.{name}");
+    let mut lines = vec![format!("  logic {strobe}_q;")];
+    for a in &address {
+        lines.push(format!(
+            "  logic [{}:0] {a}_q;",
+            port_width(manifest, a) - 1
+        ));
+    }
+    lines.push(format!("  logic [{}:0] {data}_q;", data_bits - 1));
+    lines.push(format!(
+        "  assign {strobe}_q = {mem}.req & {mem}.req_is_wr;"
+    ));
+    let targets: Vec<String> = address.iter().map(|a| format!("{a}_q")).collect();
+    lines.push(format!(
+        "  assign {{{}}} = {mem}.addr[{}:{byte_bits}];",
+        targets.join(", "),
+        address_bits + byte_bits - 1
+    ));
+    lines.push(format!(
+        "  assign {data}_q = {mem}.wr_data[{}:0];",
+        data_bits - 1
+    ));
+    lines.push(format!("  assign hwif_in.{name}.wr_ack = {strobe}_q;"));
+    lines.push(format!("  assign hwif_in.{name}.rd_ack = 1'b0;"));
+    lines.push(format!("  assign hwif_in.{name}.rd_data = '0;"));
+    let mut unused = vec![
+        format!("{mem}.wr_biten"),
+        format!("{mem}.req & ~{mem}.req_is_wr"),
+    ];
+    if byte_bits > 0 {
+        unused.push(format!("{mem}.addr[{}:0]", byte_bits - 1));
+    }
+    if bus_bits > data_bits {
+        unused.push(format!("{mem}.wr_data[{}:{data_bits}]", bus_bits - 1));
+    }
+    lines.push(format!("  logic unused_{name};"));
+    lines.push(format!(
+        "  assign unused_{name} = ^{{{}}};",
+        unused.join(", ")
+    ));
+    let mut driven: Vec<String> = address.iter().map(|a| a.to_string()).collect();
+    driven.extend([strobe.to_string(), data.to_string()]);
+    (lines, driven)
+}
+
 /// A SystemVerilog module holding the register block (source `regs_source`, package
-/// `package`; its ports are the module's) and the block, whose packed input ports it drives.
+/// `package`; its ports are the module's) and the block, whose packed input ports and write
+/// ports it drives.
 fn block_with_registers(manifest: &Value, regs_source: &str, package: &str) -> String {
     let top = manifest["top"].as_str().unwrap();
     let regs = rtl_gen::rdl::addrmap_name(top);
@@ -395,10 +475,23 @@ fn block_with_registers(manifest: &Value, regs_source: &str, package: &str) -> S
         .map(|l| l.trim().trim_end_matches(',').to_string())
         .filter(|l| (l.starts_with("input") || l.starts_with("output")) && !l.contains("hwif"))
         .collect();
-    let mut body = vec![
-        format!("  {regs}_pkg::{regs}__out_t hwif_out;"),
-        format!("  {regs} u_regs (.*);"),
-    ];
+    let bus_bits = package
+        .split(&format!("{}_DATA_WIDTH = ", regs.to_uppercase()))
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the register block's data width");
+    let mut body = vec![format!("  {regs}_pkg::{regs}__out_t hwif_out;")];
+    if package.contains(&format!("}} {regs}__in_t;")) {
+        body.push(format!("  {regs}_pkg::{regs}__in_t hwif_in;"));
+    }
+    body.push(format!("  {regs} u_regs (.*);"));
+    let mut driven = Vec::new();
+    for port in manifest["write_ports"].as_array().into_iter().flatten() {
+        let (lines, ports) = write_port_from_registers(manifest, port, bus_bits);
+        body.extend(lines);
+        driven.extend(ports);
+    }
     let mut connections = Vec::new();
     for port in manifest["ports"].as_array().unwrap() {
         let name = port["name"].as_str().unwrap();
@@ -407,6 +500,8 @@ fn block_with_registers(manifest: &Value, regs_source: &str, package: &str) -> S
         if direction == "input" && manifest["fields"].get(name).is_some() {
             body.push(format!("  logic [{}:0] {name}_q;", width - 1));
             body.push(port_from_registers(manifest, name, width, package));
+            connections.push(format!(".{name}({name}_q)"));
+        } else if driven.iter().any(|d| d == name) {
             connections.push(format!(".{name}({name}_q)"));
         } else {
             ports.push(format!("{direction} wire [{}:0] {name}", width - 1));
@@ -423,7 +518,8 @@ fn block_with_registers(manifest: &Value, regs_source: &str, package: &str) -> S
 }
 
 /// Compiles the block's RDL with PeakRDL into an APB register block and a C header; the
-/// header compiles, and the register block lints with the block under Verilator.
+/// header compiles, and the register block lints with the block under `verilator -Wall`, with
+/// nothing waived but the warnings `<name>_regs.vlt` names in PeakRDL's files.
 fn registers_compile_and_lint(args: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, manifest) = generate(&tmp.path().join("blocks"), args);
@@ -435,7 +531,7 @@ fn registers_compile_and_lint(args: &[&str]) {
         .arg(&rdl)
         .arg("-o")
         .arg(&out)
-        .args(["--cpuif", "apb4-flat"])
+        .args(rtl_gen::rdl::REGBLOCK_OPTIONS)
         .output()
         .unwrap();
     assert!(o.status.success(), "{top} regblock: {}", printed(&o));
@@ -469,16 +565,14 @@ fn registers_compile_and_lint(args: &[&str]) {
     let package_file = out.join(format!("{regs}_pkg.sv"));
     let package = std::fs::read_to_string(&package_file).unwrap();
     std::fs::write(&wrapper, block_with_registers(&manifest, &source, &package)).unwrap();
-    let mut files = vec![package_file, regs_file];
+    let mut files = vec![dir.join(format!("{regs}.vlt")), package_file, regs_file];
     for file in manifest["rtl_files"].as_array().unwrap() {
         files.push(dir.join(file.as_str().unwrap()));
     }
     files.push(wrapper);
-    // PeakRDL's register block leaves bus signals unused (Verilator's -Wall style warnings)
-    // and has no `timescale (--timescale gives it the block's); the block alone is -Wall clean
-    // (every lint test), the two together lint with Verilator's default warnings.
+    // PeakRDL's register block has no `timescale (--timescale gives it the block's).
     let o = Command::new("verilator")
-        .args(["--lint-only", "--timescale", "1ns/1ps"])
+        .args(["--lint-only", "-Wall", "--timescale", "1ns/1ps"])
         .args(["--top-module", &format!("{top}_with_regs")])
         .args(&files)
         .output()
@@ -507,6 +601,26 @@ fn a_configurable_hashers_registers_compile_and_lint_with_it() {
 #[test]
 fn the_d2ma_agens_entry_registers_compile_and_lint_with_it() {
     registers_compile_and_lint(&["d2ma", "agen", "--vectors", "5"]);
+}
+
+#[test]
+fn a_loadable_rap_converters_table_registers_compile_and_lint_with_it() {
+    registers_compile_and_lint(&[
+        "rap",
+        "--w",
+        "8",
+        "--dims",
+        "4",
+        "--storage",
+        "loadable",
+        "--vectors",
+        "16",
+    ]);
+}
+
+#[test]
+fn the_d2ma_engines_configuration_registers_compile_and_lint_with_it() {
+    registers_compile_and_lint(&[ENGINE, &["--vectors", "5"]].concat());
 }
 
 #[test]

@@ -41,7 +41,7 @@ fn every_schema_compiles_and_names_itself() {
 fn manifests_of_every_family_and_timing() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 7] = [
         &[
             "hash",
             "--kind",
@@ -65,6 +65,17 @@ fn manifests_of_every_family_and_timing() {
         &["rap", "--w", "4", "--storage", "loadable"],
         &["d2ma", "controller", "--ctas", "2", "--buffers", "2"],
         &["d2ma", "agen", "--vectors", "20"],
+        &[
+            "d2ma",
+            "engine",
+            "--ctas",
+            "2",
+            "--buffers",
+            "2",
+            "--vectors",
+            "5",
+        ],
+        &["rap", "--w", "8", "--dims", "4", "--storage", "packed"],
     ];
     let mut timings = Vec::new();
     for args in commands {

@@ -32,6 +32,8 @@ fn loadable_pipelined_rap_figure_6() {
     insta::assert_snapshot!("rap_w4_load_pipe_v", r.top_verilog());
     insta::assert_snapshot!("rap_w4_load_pipe_json", r.manifest.to_json());
     insta::assert_snapshot!("rap_w4_load_pipe_tb", r.testbench_source());
+    let rdl = rtl_gen::rdl::description(&r.manifest).expect("a loadable converter has registers");
+    insta::assert_snapshot!("rap_w4_load_pipe_rdl", rdl);
 }
 
 #[test]

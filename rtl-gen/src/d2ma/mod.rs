@@ -23,11 +23,11 @@ pub mod vectors;
 pub mod writeback;
 
 use crate::block::{Block, Header, Identity, PortFields, Stimulus};
-use crate::manifest::ManifestField;
+use crate::manifest::{ManifestField, ManifestWord, ManifestWritePort};
 use crate::rtl::ir::bits_for;
 use crate::rtl::Module;
 use crate::Error;
-use models::d2ma::entry::{ENTRY_BITS, FIELDS};
+use models::d2ma::entry::{Part, ENTRY_BITS, FIELDS};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use testbenches::Timing;
@@ -341,6 +341,54 @@ impl Block for D2maDesign {
             })
             .into_iter()
             .collect()
+    }
+
+    fn write_ports(&self) -> Vec<ManifestWritePort> {
+        if !matches!(self.block, Unit::Controller | Unit::Engine) {
+            return Vec::new();
+        }
+        let words = Part::ALL
+            .iter()
+            .map(|&part| {
+                let (lsb, width) = part.bits();
+                let (name, what) = match part {
+                    Part::Global => ("global", "the global base"),
+                    Part::Shape => ("shape", "shared base, count, size, stride, 2-D, mode"),
+                    Part::Halo => (
+                        "halo",
+                        "halo rows and columns (or bank run), region, constant",
+                    ),
+                };
+                ManifestWord {
+                    name: name.into(),
+                    description: format!(
+                        "entry bits {}:{lsb}, {what}, of CTA cfg_cta_i's buffer cfg_buf_i",
+                        lsb + width - 1
+                    ),
+                    select: Some(part as u64),
+                    fields: FIELDS
+                        .iter()
+                        .filter(|f| f.lsb >= lsb && f.lsb + f.width <= lsb + width)
+                        .map(|f| ManifestField {
+                            name: f.name.into(),
+                            lsb: f.lsb - lsb,
+                            width: f.width,
+                            description: f.description.into(),
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        vec![ManifestWritePort {
+            name: "cfg".into(),
+            description: "the configuration commands: each writes one part of a \
+                          buffer-management-table entry (ignored while the buffer is busy)"
+                .into(),
+            strobe: "cfg_valid_i".into(),
+            address: vec!["cfg_part_i".into(), "cfg_cta_i".into(), "cfg_buf_i".into()],
+            data: "cfg_data_i".into(),
+            words,
+        }]
     }
 
     fn timing(&self) -> Timing {

@@ -19,8 +19,10 @@ pub mod logic;
 pub mod vectors;
 
 use crate::block::{Block, Header, Identity, Stimulus};
+use crate::manifest::{ManifestField, ManifestWord, ManifestWritePort};
 use crate::rtl::Module;
 pub use design::{ConverterMap, RapConfig, RapDesign, Storage, MAX_W};
+use models::rap::packed::packing;
 use std::collections::BTreeMap;
 use testbenches::Timing;
 use vectors::VectorPlan;
@@ -125,6 +127,60 @@ impl Block for RapDesign {
         } else {
             Timing::Combinational
         }
+    }
+
+    fn write_ports(&self) -> Vec<ManifestWritePort> {
+        if !self.loadable {
+            return Vec::new();
+        }
+        let (address, tables) = if self.table_select_bits() > 0 {
+            (
+                vec!["perm_sel_i".into(), "perm_idx_i".into()],
+                "table perm_sel_i (0 r, 1 s, 2 t; 3 writes nothing)",
+            )
+        } else {
+            (vec!["perm_idx_i".into()], "the table")
+        };
+        let rows = self.write_rows();
+        let (description, fields) = if self.packed() {
+            let (bits, per) = packing(self.w());
+            let fields = (0..per.min(self.w()))
+                .map(|s| ManifestField {
+                    name: format!("shift{s}"),
+                    lsb: bits * s,
+                    width: bits,
+                    description: format!("the shift of row {per}q + {s} of word q"),
+                })
+                .collect();
+            (
+                format!(
+                    "words 0 to {} of {tables}, {per} rows a word (Fig. 7)",
+                    rows - 1
+                ),
+                fields,
+            )
+        } else {
+            let field = ManifestField {
+                name: "shift".into(),
+                lsb: 0,
+                width: self.index_bits(),
+                description: format!("the row's shift, 0 to {}", self.w() - 1),
+            };
+            (format!("row 0 to {} of {tables}", rows - 1), vec![field])
+        };
+        vec![ManifestWritePort {
+            name: "perm".into(),
+            description: "the shift tables, written a word at a time".into(),
+            strobe: "perm_we_i".into(),
+            address,
+            data: "perm_val_i".into(),
+            words: vec![ManifestWord {
+                name: "shifts".into(),
+                description,
+                select: None,
+                fields,
+            }],
+        }]
     }
 
     fn modules(&self, header: &Header) -> Vec<Module> {
