@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{rtl_gen, stderr};
+use common::{assert_schema_file, rtl_gen, stderr};
 use std::path::Path;
 
 /// The paper's section 3.2.4 Fast Walsh warp (stride 8) and a stride-64 warp.
@@ -125,6 +125,11 @@ fn search_output_feeds_rtl_gen_hash() {
         "search.json",
     ] {
         assert!(out.join(f).is_file(), "{f} missing");
+        if f == "search.json" {
+            assert_schema_file("search.schema.json", &out.join(f));
+        } else if f.ends_with(".json") {
+            assert_schema_file("hash-config.schema.json", &out.join(f));
+        }
     }
     let o = rtl_gen(
         tmp.path(),

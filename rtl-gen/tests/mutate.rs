@@ -7,7 +7,7 @@
 mod common;
 
 use common::cli::generate;
-use common::rtl_gen;
+use common::{assert_schema, rtl_gen};
 use serde_json::Value;
 
 #[test]
@@ -30,6 +30,7 @@ fn every_mutant_is_caught_or_proved_harmless() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     let report: Value =
         serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    assert_schema("mutate.schema.json", &report);
     let mut gaps = Vec::new();
     let mut mutants = 0;
     for block in report["blocks"].as_array().unwrap() {

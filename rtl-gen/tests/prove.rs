@@ -11,7 +11,7 @@ use rtl_gen::prove::{reference, yosys, BlockUnderProof, Family};
 mod common;
 
 use common::cli::{generate, text};
-use common::rtl_gen;
+use common::{assert_schema, rtl_gen};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -213,6 +213,7 @@ fn counterexample(root: &Path, dir: &Path) -> Value {
     let o = rtl_gen(root, &["prove", "--json", &dir.display().to_string()]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let json: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_schema("prove.schema.json", &json);
     assert_eq!(json["not_proved"], 1);
     let outcome = &json["proofs"][0]["outcome"];
     assert_eq!(outcome["result"], "disproved", "{outcome}");

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{rtl_gen, stderr};
+use common::{assert_schema, assert_schema_file, rtl_gen, stderr};
 use models::swizzle::export::hash_config;
 use models::swizzle::{Layout, Tile, TileShape};
 use models::{HashConfig, HashConfigObject};
@@ -202,6 +202,8 @@ fn out_folder_feeds_rtl_gen_hash_and_a_cuda_header() {
     ] {
         assert!(dir.join(f).is_file(), "{f}");
     }
+    assert_schema_file("swizzle.schema.json", &dir.join("report.json"));
+    assert_schema_file("hash-config.schema.json", &dir.join("best.json"));
     let h = rtl_gen(
         tmp.path(),
         &["hash", "--config", "out/best/best.json", "--out", "out/hw"],
@@ -222,6 +224,7 @@ fn out_folder_feeds_rtl_gen_hash_and_a_cuda_header() {
         ],
     );
     assert_eq!(doc["conflict_free"], true);
+    assert_schema("swizzle.schema.json", &doc);
     let header = rtl_gen(
         tmp.path(),
         &[
