@@ -174,6 +174,9 @@ fn verilog_is_pinned() {
     }
 }
 
+/// A word layout as the test compares it: name, select value, fields `(name, lsb, width)`.
+type WordLayout<'a> = (&'a str, Option<u64>, Vec<(&'a str, u32, u32)>);
+
 /// The configuration commands' register description: one memory word per (part, CTA, buffer),
 /// each part's fields where the entry layout (`models::d2ma::entry`, the paper's Fig. 4) puts
 /// them, less the part's first bit (worked out by hand from the layout table).
@@ -200,7 +203,7 @@ fn configuration_commands_are_described() {
             ]
         )
     );
-    let layout: Vec<(&str, Option<u64>, Vec<(&str, u32, u32)>)> = port
+    let layout: Vec<WordLayout> = port
         .words
         .iter()
         .map(|w| {
