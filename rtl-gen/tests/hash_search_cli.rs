@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_schema_file, rtl_gen, stderr};
+use common::{assert_schema, assert_schema_file, rtl_gen, schema_errors, stderr};
 use std::path::Path;
 
 /// The paper's section 3.2.4 Fast Walsh warp (stride 8) and a stride-64 warp.
@@ -208,6 +208,10 @@ fn several_traces_give_one_json_document_or_json_lines() {
     let o = rtl_gen(tmp.path(), &[&args[..], &["--json", "--out", "j"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_schema("search.schema.json", &doc);
+    let mut broken = doc["reports"][0].clone();
+    broken["before"]["replays"] = serde_json::json!(-1);
+    assert!(!schema_errors("search.schema.json", &broken).is_empty());
     let reports = doc["reports"].as_array().unwrap();
     assert_eq!(reports.len(), 2);
     assert_eq!(

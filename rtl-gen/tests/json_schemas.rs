@@ -1,9 +1,9 @@
 //! Every JSON document the commands write validates against its published schema
 //! (`docs/schemas/`): block manifests of every family and timing, `cosim --json`, `synth.json`
-//! and `synth --json`, the congestion document and its JSON lines, the flow's rows, a search of
-//! several traces, `swizzle show`, `sweep structures`. Where a command already runs in another
-//! test, its JSON is checked there: the sweeps' `results.json` (`hash_synth_cli.rs`), a
-//! search's `search.json` and configuration files (`hash_search_cli.rs`), the swizzle report
+//! and `synth --json`, the congestion document and its JSON lines, the flow's rows,
+//! `swizzle show`, `sweep structures`. Where a command already runs in another test, its JSON is
+//! checked there: the sweeps' `results.json` (`hash_synth_cli.rs`), a search's `search.json`,
+//! configuration files and `--json` of several traces (`hash_search_cli.rs`), the swizzle report
 //! and configuration (`swizzle.rs`), `prove --json` (`prove.rs`), `mutate --json`
 //! (`mutate.rs`). A broken document must fail, so the check can fail.
 
@@ -181,37 +181,9 @@ fn congestion_is_one_document_or_json_lines() {
 }
 
 #[test]
-fn search_swizzle_and_structures_documents() {
+fn swizzle_show_and_structures_documents() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let trace = "ld.s64: 0 64 128 192 256 320 384 448\n";
-    std::fs::write(d.join("a.trace"), trace).unwrap();
-    std::fs::write(d.join("b.trace"), trace).unwrap();
-    let search = run_json(
-        d,
-        &[
-            "search",
-            "--trace",
-            "a.trace",
-            "--trace",
-            "b.trace",
-            "--kind",
-            "bitwise-xor",
-            "--out",
-            "s",
-            "--json",
-        ],
-    );
-    assert_eq!(
-        search["reports"].as_array().map(Vec::len),
-        Some(2),
-        "{search:#}"
-    );
-    assert_schema("search.schema.json", &search);
-    let mut broken = search["reports"][0].clone();
-    broken["before"]["replays"] = json!(-1);
-    assert!(!schema_errors("search.schema.json", &broken).is_empty());
-
     let show = run_json(d, &["swizzle", "show", "--layout", "none", "--json"]);
     assert_schema("swizzle.schema.json", &show);
     let mut broken = show.clone();
