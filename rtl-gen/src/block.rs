@@ -88,6 +88,12 @@ pub trait Block {
         Vec::new()
     }
 
+    /// The structural choices that differ from the family's default, by name, for the
+    /// manifest's `structure`; none by default.
+    fn structure(&self) -> BTreeMap<String, String> {
+        BTreeMap::new()
+    }
+
     /// How the top module's outputs follow its inputs. A block that is not combinational has
     /// a clock and a reset (the top module's `clk_i` and `rst_ni`).
     fn timing(&self) -> Timing;
@@ -415,6 +421,7 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
             })
             .collect(),
         write_ports: block.write_ports(),
+        structure: block.structure(),
         // Sub-modules first, so every file's dependencies precede it.
         rtl_files: files.iter().rev().map(|(f, _)| f.clone()).collect(),
         parts,

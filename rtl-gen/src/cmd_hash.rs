@@ -1,8 +1,9 @@
 //! `rtl-gen hash`: generate a bank hasher block.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use models::config::{parse_u64, RowMask};
 use models::{HashConfigObject, HashKind};
+use rtl_gen::hash::logic::OffsetSelect;
 use rtl_gen::hash::vectors::VectorPlan;
 use rtl_gen::hash::HashDesign;
 use rtl_gen::limits;
@@ -25,6 +26,7 @@ Examples:
   rtl-gen hash --kind bitvector-xor --addr-bits 14 --banks 32 --k1 2 --k2 8 --mask 7 --out out/
   rtl-gen hash --kind bitwise-perm --addr-bits 5 --banks 8 --bits 0,3,4
   rtl-gen hash --kind xor-matrix --addr-bits 14 --banks 32 --configurable --pipeline
+  rtl-gen hash --kind bitvector-xor --addr-bits 14 --banks 32 --configurable --offsets one-hot
   rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --pipeline")]
 pub struct HashArgs {
     #[command(flatten)]
@@ -32,6 +34,10 @@ pub struct HashArgs {
     /// Take the configuration at run time on cfg_i instead of baking it in.
     #[arg(long)]
     configurable: bool,
+    /// Configurable bit-vector kinds: how the offsets are selected (one-hot: decoded once, then
+    /// an AND-OR per bank bit; the block's name gets `_onehot`).
+    #[arg(long, value_enum, default_value_t = Offsets::MuxTree)]
+    offsets: Offsets,
     /// Register the output (adds clk_i and rst_ni; one cycle of latency).
     #[arg(long)]
     pipeline: bool,
@@ -55,6 +61,24 @@ pub struct HashArgs {
     json: bool,
     #[command(flatten)]
     output: crate::output_args::OutputArgs,
+}
+
+/// `--offsets`: the offset structures a configurable bit-vector hasher can be generated with.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Offsets {
+    /// A 2:1 mux tree over the legal offsets (the default).
+    MuxTree,
+    /// The offset decoded into one-hot lines, then an AND-OR per bank bit.
+    OneHot,
+}
+
+impl From<Offsets> for OffsetSelect {
+    fn from(offsets: Offsets) -> Self {
+        match offsets {
+            Offsets::MuxTree => OffsetSelect::MuxTree,
+            Offsets::OneHot => OffsetSelect::OneHot,
+        }
+    }
 }
 
 /// The flags that name a hash configuration, shared by `rtl-gen hash` and `rtl-gen cuda hash`.
@@ -199,12 +223,22 @@ pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
         "each adds vectors",
     )?;
     let object = args.flags.object()?;
+    let offsets = OffsetSelect::from(args.offsets);
     let design = HashDesign::new(
         &object,
         args.configurable,
         args.pipeline,
         args.allow_rank_deficient,
-    )?;
+    )?
+    .with_offsets(offsets)
+    .ok_or_else(|| {
+        bad(
+            "--offsets",
+            offsets.name(),
+            "applies to configurable bitvector-perm and bitvector-xor hashers only \
+             (add --configurable, or leave --offsets at mux-tree)",
+        )
+    })?;
     let plan = VectorPlan {
         seed: args.seed,
         vectors: args.vectors.max(1),

@@ -206,6 +206,10 @@ pub struct Manifest {
     /// The tables written a word at a time through a write port.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub write_ports: Vec<ManifestWritePort>,
+    /// The structural choices that differ from the family's default, by name (a configurable
+    /// bit-vector hasher's `offsets: one-hot`); none for a default-structure block.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub structure: BTreeMap<String, String>,
     /// RTL files, relative to the block folder, each after the files it instantiates.
     pub rtl_files: Vec<String>,
     /// The blocks of their own among the modules (each with its core in the folder).

@@ -145,6 +145,10 @@ fn catalogue() -> Vec<(String, Vec<Module>)> {
     let mut all: Vec<(String, Vec<Module>)> = vec![
         ("fixed_bvxor_n14_b32_v".into(), figure_5(false, false)),
         ("cfg_pipe_bvxor_n14_b32_v".into(), figure_5(true, true)),
+        (
+            "cfg_bvxor_n14_b32_onehot_v".into(),
+            of(&common::one_hot_bvxor()),
+        ),
     ];
     for kind in [
         HashKind::BitvectorPerm,

@@ -349,6 +349,35 @@ const BAD: &[(&[&str], &str)] = &[
         &["--kind", "bitwise-perm", "--addr-bits", "8", "--banks", "4"],
         "needs its configuration (bits)",
     ),
+    (
+        &[
+            "--kind",
+            "bitwise-perm",
+            "--addr-bits",
+            "8",
+            "--banks",
+            "4",
+            "--configurable",
+            "--offsets",
+            "one-hot",
+        ],
+        "--offsets one-hot: applies to configurable bitvector-perm and bitvector-xor hashers only",
+    ),
+    (
+        &[
+            "--kind",
+            "bitvector-perm",
+            "--addr-bits",
+            "8",
+            "--k",
+            "2",
+            "--banks",
+            "4",
+            "--offsets",
+            "one-hot",
+        ],
+        "--offsets one-hot: applies to configurable bitvector-perm and bitvector-xor hashers only",
+    ),
 ];
 
 #[test]

@@ -38,6 +38,17 @@ fn configurable_pipelined_bitvector_xor_with_program() {
     insta::assert_snapshot!("cfg_pipe_bvxor_n14_b32_rdl", rdl);
 }
 
+/// The configurable bit-vector XOR with one-hot offsets (`--offsets one-hot`): a block of its
+/// own name beside the default structure's, its structure recorded in the manifest.
+#[test]
+fn configurable_bitvector_xor_with_one_hot_offsets() {
+    let design = common::one_hot_bvxor();
+    assert_eq!(design.name(), "hash_bvxor_n14_b32_cfg_onehot");
+    let r = render(&design, &VectorPlan::default(), COMMAND);
+    assert_eq!(r.manifest.structure["offsets"], "one-hot");
+    insta::assert_snapshot!("cfg_bvxor_n14_b32_onehot_v", r.top_verilog());
+}
+
 #[test]
 fn configurable_kinds_at_the_fermi_case() {
     for kind in [

@@ -44,7 +44,7 @@ fn every_schema_compiles_and_names_itself() {
 fn manifests_of_every_family_and_timing() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 8] = [
         &[
             "hash",
             "--kind",
@@ -64,6 +64,18 @@ fn manifests_of_every_family_and_timing() {
             "4",
             "--configurable",
             "--pipeline",
+        ],
+        &[
+            "hash",
+            "--kind",
+            "bitvector-perm",
+            "--addr-bits",
+            "6",
+            "--banks",
+            "4",
+            "--configurable",
+            "--offsets",
+            "one-hot",
         ],
         &["rap", "--w", "4", "--storage", "loadable"],
         &["d2ma", "controller", "--ctas", "2", "--buffers", "2"],

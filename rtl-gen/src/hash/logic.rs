@@ -37,6 +37,18 @@ pub enum OffsetSelect {
     OneHot,
 }
 
+impl OffsetSelect {
+    /// The structure's name: in the structure experiment's labels, `rtl-gen hash --offsets`
+    /// and the manifest's `structure`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OffsetSelect::Shifter => "shifter",
+            OffsetSelect::MuxTree => "mux-tree",
+            OffsetSelect::OneHot => "one-hot",
+        }
+    }
+}
+
 /// How a configurable bitwise hasher selects one address bit by an index field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BitSelect {
@@ -94,11 +106,13 @@ impl Structure {
         let with_bit = |bit| Structure { bit, ..d };
         let with_pair = |pair, bit| Structure { pair, bit, ..d };
         let mut all = match kind {
-            HashKind::BitvectorPerm | HashKind::BitvectorXor => vec![
-                ("shifter", with_offset(OffsetSelect::Shifter)),
-                ("mux-tree", with_offset(OffsetSelect::MuxTree)),
-                ("one-hot", with_offset(OffsetSelect::OneHot)),
-            ],
+            HashKind::BitvectorPerm | HashKind::BitvectorXor => [
+                OffsetSelect::Shifter,
+                OffsetSelect::MuxTree,
+                OffsetSelect::OneHot,
+            ]
+            .map(|o| (o.name(), with_offset(o)))
+            .to_vec(),
             HashKind::BitwisePerm => vec![
                 ("index", with_bit(BitSelect::Index)),
                 ("mux-tree", with_bit(BitSelect::MuxTree)),
@@ -134,9 +148,14 @@ impl Structure {
     }
 }
 
-/// Builds the module of `design` with [`Structure::DEFAULT`].
+/// Builds the module of `design` with [`Structure::DEFAULT`], but the offsets the design
+/// asks for ([`HashDesign::offsets`]).
 pub fn build(design: &HashDesign, header: Vec<String>) -> Module {
-    build_with(design, header, Structure::DEFAULT)
+    let structure = Structure {
+        offset: design.offsets,
+        ..Structure::DEFAULT
+    };
+    build_with(design, header, structure)
 }
 
 /// Builds the module of `design` with the given structure (fixed hashers have none).

@@ -29,6 +29,7 @@ use crate::manifest::ManifestField;
 use crate::rtl::Module;
 use crate::Error;
 pub use cfg_layout::{CfgField, CfgLayout};
+use logic::{OffsetSelect, Structure};
 use models::{Geometry, HashConfig, HashConfigObject, HashKind};
 use std::collections::BTreeMap;
 use testbenches::Timing;
@@ -60,6 +61,9 @@ pub struct HashDesign {
     pub variant: Variant,
     /// Whether one output register is added.
     pub pipeline: bool,
+    /// How a configurable bit-vector hasher selects its offsets ([`Structure::DEFAULT`]'s
+    /// unless [`HashDesign::with_offsets`] chose another).
+    pub offsets: OffsetSelect,
 }
 
 impl HashDesign {
@@ -91,11 +95,21 @@ impl HashDesign {
             geometry,
             variant,
             pipeline,
+            offsets: Structure::DEFAULT.offset,
         })
     }
 
+    /// The design with its offsets selected by `offsets`; `None` where the choice does not
+    /// apply (fixed hashers and the kinds without offsets), unless it is the default.
+    pub fn with_offsets(self, offsets: OffsetSelect) -> Option<Self> {
+        let applies = matches!(self.variant, Variant::Configurable { .. })
+            && matches!(self.kind, HashKind::BitvectorPerm | HashKind::BitvectorXor);
+        (applies || offsets == Structure::DEFAULT.offset).then_some(Self { offsets, ..self })
+    }
+
     /// The module name: `hash_<kind tag>_n<addr bits>_b<banks>`, then `_cfg` for configurable
-    /// and `_pipe` for pipelined hashers (`hash_bvxor_n14_b32_cfg_pipe`).
+    /// hashers, the offsets' name for offsets other than the default (`_onehot`), and `_pipe`
+    /// for pipelined hashers (`hash_bvxor_n14_b32_cfg_pipe`, `hash_bvxor_n14_b32_cfg_onehot`).
     pub fn name(&self) -> String {
         let mut name = format!(
             "hash_{}_n{}_b{}",
@@ -105,6 +119,10 @@ impl HashDesign {
         );
         if matches!(self.variant, Variant::Configurable { .. }) {
             name.push_str("_cfg");
+        }
+        if self.offsets != Structure::DEFAULT.offset {
+            name.push('_');
+            name.push_str(&self.offsets.name().replace('-', ""));
         }
         if self.pipeline {
             name.push_str("_pipe");
@@ -155,11 +173,16 @@ impl Block for HashDesign {
 
     fn summary(&self) -> String {
         format!(
-            "{} {} hasher, {} address bits, {} banks{}",
+            "{} {} hasher, {} address bits, {} banks{}{}",
             self.variant_name(),
             self.kind,
             self.geometry.addr_bits(),
             self.geometry.banks(),
+            if self.offsets == Structure::DEFAULT.offset {
+                String::new()
+            } else {
+                format!(", {} offsets", self.offsets.name())
+            },
             if self.pipeline {
                 ", registered output"
             } else {
@@ -171,7 +194,7 @@ impl Block for HashDesign {
     fn about(&self) -> Vec<String> {
         let configuration =
             serde_json::to_string(&self.configuration()).unwrap_or_else(|e| unreachable!("{e}"));
-        vec![
+        let mut about = vec![
             format!(
                 "Bank hasher: kind {}, {}, {}.",
                 self.kind,
@@ -183,7 +206,15 @@ impl Block for HashDesign {
                 }
             ),
             format!("Configuration: {configuration}"),
-        ]
+        ];
+        if self.offsets != Structure::DEFAULT.offset {
+            about.push(format!(
+                "Structure: {} offsets (--offsets {}).",
+                self.offsets.name(),
+                self.offsets.name()
+            ));
+        }
+        about
     }
 
     fn parameters(&self) -> BTreeMap<String, u64> {
@@ -228,6 +259,13 @@ impl Block for HashDesign {
                 .collect(),
             program: program.as_ref().map(|p| layout.encode(p)),
         }]
+    }
+
+    fn structure(&self) -> BTreeMap<String, String> {
+        (self.offsets != Structure::DEFAULT.offset)
+            .then(|| ("offsets".to_string(), self.offsets.name().to_string()))
+            .into_iter()
+            .collect()
     }
 
     fn timing(&self) -> Timing {

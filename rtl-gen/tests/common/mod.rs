@@ -66,6 +66,16 @@ pub fn design(
     HashDesign::new(&fixed_config(kind, n, banks), configurable, pipeline, false).unwrap()
 }
 
+/// The configurable bit-vector XOR at the Fermi case (14 address bits, 32 banks) with one-hot
+/// offsets (`rtl-gen hash --offsets one-hot`), the structure that meets issue 17's 150 ps.
+pub fn one_hot_bvxor() -> HashDesign {
+    let object = HashConfigObject::new(HashKind::BitvectorXor, 14, 32);
+    HashDesign::new(&object, true, false, false)
+        .unwrap()
+        .with_offsets(rtl_gen::hash::logic::OffsetSelect::OneHot)
+        .unwrap()
+}
+
 /// Every design of the matrix.
 pub fn all_designs() -> Vec<HashDesign> {
     let mut out = Vec::new();
