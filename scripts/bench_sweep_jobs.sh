@@ -6,14 +6,17 @@
 # same results.csv (the folder's own path aside).
 #
 # Usage: scripts/bench_sweep_jobs.sh [OUT]   (default out/bench_sweep_jobs; RTL_GEN=path to use
-# another binary than target/release/rtl-gen; PLAN="..." to sweep another plan)
+# another binary than target/release/rtl-gen; PLAN="..." to sweep another plan, e.g.
+# PLAN="--kinds all --addr-bits 16 --banks 2,4,8" scripts/bench_sweep_jobs.sh out/small)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(realpath -m "${1:-out/bench_sweep_jobs}")
 rtl_gen=$(realpath "${RTL_GEN:-target/release/rtl-gen}")
-# The largest `sweep hash` plan: every kind at every bank count 2 to 65536 (6 x 16 = 96 points),
-# 16 address bits, fixed hashers, Yosys' generic gates.
-plan=${PLAN:---kinds all --banks 2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536 --addr-bits 16}
+# The issue's 1 000-point sweep, of cheap points: every kind at every address width 8 to 28 and
+# every bank count 2 to 256 (6 x 21 x 8 = 1008 points, each bank count fits each width), fixed
+# hashers, Yosys' generic gates. The earlier 96-point plan was
+# PLAN="--kinds all --banks 2,4,...,65536 --addr-bits 16".
+plan=${PLAN:---kinds all --addr-bits $(seq -s, 8 28) --banks 2,4,8,16,32,64,128,256}
 TIMEFORMAT='%R s wall, %U s user + %S s system CPU'
 
 echo "plan: $plan"

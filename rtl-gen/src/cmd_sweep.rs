@@ -220,6 +220,8 @@ pub struct StructureArgs {
 /// Arguments of `rtl-gen sweep hash`.
 #[derive(Args)]
 #[command(after_help = "\
+A point is one kind at one address width and one bank count: every combination of --kinds,
+--addr-bits and --banks (at most 10000). A bank count above 2^n at width n is a skipped point.
 Each point is generated into <OUT>/blocks/<name>/ and synthesized there (its synth.json names
 the `rtl-gen synth` command that reproduces it alone). Fixed hashers get a deterministic
 full-rank configuration: bitvector-perm k=0; bitvector-xor k1=0, k2=m, mask all ones;
@@ -237,6 +239,7 @@ results as the in-process sweep.
 Examples:
   rtl-gen sweep hash --kinds all --banks 4,8,16,32,64,128,256 --addr-bits 14 --out out/sweep
   rtl-gen sweep hash --configurable --liberty ../shared/pdk/nangate45_typ.lib.gz --out out/sweep
+  rtl-gen sweep hash --kinds all --addr-bits 8,12,16 --banks 2,4,8,16 --out out/sweep
   rtl-gen sweep hash --kinds all --banks 4,8,16,32 --emit make --out out/sweep
   make -f \"$PWD\"/out/sweep/Makefile -j 8 && rtl-gen sweep collect out/sweep
 
@@ -249,9 +252,10 @@ pub struct HashSweepArgs {
     /// Bank counts (powers of two).
     #[arg(long, value_delimiter = ',', default_value = "4,8,16,32,64,128,256")]
     banks: Vec<u64>,
-    /// Word-address bits n.
-    #[arg(long, default_value_t = 14)]
-    addr_bits: u32,
+    /// Word-address widths n, a comma-separated list; every kind runs at every width and bank
+    /// count (a bank count above 2^n is skipped at that width).
+    #[arg(long, value_delimiter = ',', default_value = "14")]
+    addr_bits: Vec<u32>,
     /// Configurable hashers (configuration on cfg_i); modulo is skipped.
     #[arg(long)]
     configurable: bool,
@@ -497,12 +501,16 @@ fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error>
 
 fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
     // Every input is checked before anything is written: a bad liberty file once (not at every
-    // point), every bank count, and the output files the sweep will replace.
+    // point), every address width and bank count alone (a pair that does not fit is a skipped
+    // point), the point count, and the output files the sweep will replace.
     if let Some(lib) = &args.liberty {
         synth::check_liberty(lib)?;
     }
     for &banks in &args.banks {
-        models::Geometry::new(args.addr_bits, banks)?;
+        models::Geometry::new(models::geometry::MAX_ADDR_BITS, banks)?;
+    }
+    for &n in &args.addr_bits {
+        models::Geometry::new(n, 2)?;
     }
     let plan = SweepPlan {
         kinds: OrAll::expand(&args.kinds, &HashKind::ALL),
@@ -513,6 +521,12 @@ fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
         liberty: args.liberty,
         out: args.out,
     };
+    rtl_gen::limits::check(
+        "--kinds x --addr-bits x --banks",
+        plan.point_count(),
+        rtl_gen::limits::MAX_SWEEP_POINTS,
+        "points of one sweep, each a block folder and a Yosys run",
+    )?;
     rtl_gen::output::OutputFolder::check(&plan.out)?;
     rtl_gen::output::OutputFolder::check_files(
         sweep::output_files(&plan).iter().map(PathBuf::as_path),
@@ -520,7 +534,7 @@ fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
     if let Some(format) = args.emit {
         return emit_hash(&plan, format, command, args.json);
     }
-    let total = plan.points().len() as u64;
+    let total = plan.point_count();
     let bar = if args.quiet.quiet {
         ProgressBar::hidden()
     } else {
@@ -553,8 +567,14 @@ fn problem(r: &sweep::PointResult) -> Option<String> {
     let why = r.error.as_deref().unwrap_or("?");
     match r.status.as_str() {
         "ok" => None,
-        "skipped" => Some(format!("skipped: {} at {} banks: {why}", r.kind, r.banks)),
-        status => Some(format!("{status}: {name} at {} banks: {why}", r.banks)),
+        "skipped" => Some(format!(
+            "skipped: {} at n={}, {} banks: {why}",
+            r.kind, r.addr_bits, r.banks
+        )),
+        status => Some(format!(
+            "{status}: {name} at n={}, {} banks: {why}",
+            r.addr_bits, r.banks
+        )),
     }
 }
 

@@ -47,6 +47,12 @@ pub const MAX_SEARCH_WORK: u64 = 60_000_000_000;
 /// hours at most.
 pub const MAX_TARGETS: u64 = 1000;
 
+/// Points of one `sweep hash` (kinds x address widths x bank counts). Each is a generated block
+/// folder and one Yosys run (about 0.15 CPU s for small generic-flow points, seconds with a
+/// liberty file or wide hashers) and one job of an emitted sweep, so 10 000 points is hours at
+/// most and a job file of about a MB.
+pub const MAX_SWEEP_POINTS: u64 = 10_000;
+
 /// Random warp accesses of a shared memory's testbench (`smem --vectors`), after its directed
 /// phases. Each adds about two cycles, one vector each, of up to about 1.3 kB at 64 lanes of
 /// 8-byte words (RAM while the files are written, then hex text): 200 000 is about 400 000

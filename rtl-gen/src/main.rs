@@ -141,7 +141,21 @@ fn written_line(dir: &std::path::Path, manifest: &rtl_gen::manifest::Manifest) -
     )
 }
 
+/// Restores SIGPIPE's default action, so that rtl-gen piped into a reader that stops early
+/// (`rtl-gen ... | head`) ends quietly, as other command-line tools do, instead of panicking on
+/// the failed print (Rust's runtime ignores SIGPIPE, which turns the closed pipe into an error
+/// at every `println!`). The staging files such an ending leaves are named after the process and
+/// removed by the next rtl-gen that writes there.
+fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any thread starts; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    default_sigpipe();
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();

@@ -187,7 +187,10 @@ fn sweep_tabulates_plots_and_goes_on() {
     let stderr = text(&o.stderr);
     assert!(o.status.success(), "{}{stderr}", text(&o.stdout));
     // Modulo has nothing to configure: reported, skipped, the rest goes on.
-    assert!(stderr.contains("skipped: modulo at 4 banks"), "{stderr}");
+    assert!(
+        stderr.contains("skipped: modulo at n=6, 4 banks"),
+        "{stderr}"
+    );
 
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();

@@ -536,3 +536,28 @@ fn outputs_carry_their_markers() {
     let text = std::fs::read_to_string(manifest).unwrap();
     assert!(text.contains("\"generator\": \"rtl-gen "), "{text}");
 }
+
+/// `rtl-gen ... | head`: a reader that closed its end before rtl-gen printed. rtl-gen ends
+/// quietly (killed by SIGPIPE, as other command-line tools are), with no panic on stderr.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_rtl_gen_quietly() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::unix::process::ExitStatusExt;
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just opened by pipe(2) and are owned here alone.
+    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(reader);
+    let o = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(["swizzle", "show", "--layout", "cute:Swizzle<3,4,3>"])
+        .args(["--elem-bytes", "2", "--tile", "64x64", "--json"])
+        .stdout(Stdio::from(writer))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.is_empty(), "nothing on stderr: {err}");
+    assert_eq!(o.status.signal(), Some(libc::SIGPIPE), "{:?}", o.status);
+}

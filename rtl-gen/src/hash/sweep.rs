@@ -1,11 +1,12 @@
 //! Sweeps: generate and synthesize many hasher configurations in parallel, and tabulate and
 //! plot the results.
 //!
-//! A sweep point is one kind at one bank count. Its block is generated into
+//! A sweep point is one kind at one address width and one bank count. Its block is generated into
 //! `<out>/blocks/<name>/` (with a tiny testbench: a sweep measures, it does not simulate) and
 //! synthesized there as `rtl-gen synth` would, so `rtl-gen synth <out>/blocks/<name> ...`
 //! reproduces any point alone. A point that fails is recorded with its error and the sweep
-//! goes on.
+//! goes on; a point whose bank count does not fit its address width (more banks than words) is
+//! recorded as skipped, as a configurable modulo is.
 //!
 //! Fixed hashers need a configuration; the sweep uses [`fixed_config`], a deterministic
 //! full-rank one per kind.
@@ -24,7 +25,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Version of the `results.json` layout.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Folder of the generated blocks inside a sweep's output folder.
 pub const BLOCKS_DIR: &str = "blocks";
 
@@ -89,8 +90,8 @@ pub struct SweepPlan {
     pub kinds: Vec<HashKind>,
     /// Bank counts, the x axis.
     pub banks: Vec<u64>,
-    /// Word-address bits n.
-    pub addr_bits: u32,
+    /// Word-address widths n, one series per width in the plots when there are several.
+    pub addr_bits: Vec<u32>,
     /// Configurable (configuration on `cfg_i`) instead of fixed hashers.
     pub configurable: bool,
     /// Register the output.
@@ -103,12 +104,67 @@ pub struct SweepPlan {
 }
 
 impl SweepPlan {
-    /// The points, kind-major, in the order given.
-    pub fn points(&self) -> Vec<(HashKind, u64)> {
-        self.kinds
+    /// The points, kind-major, then address width, then bank count, in the order given.
+    pub fn points(&self) -> Vec<SweepPoint> {
+        let mut points = Vec::new();
+        for &kind in &self.kinds {
+            for &addr_bits in &self.addr_bits {
+                for &banks in &self.banks {
+                    points.push(SweepPoint {
+                        kind,
+                        addr_bits,
+                        banks,
+                    });
+                }
+            }
+        }
+        points
+    }
+
+    /// How many points [`SweepPlan::points`] lists, without listing them (for the limit).
+    pub fn point_count(&self) -> u64 {
+        [self.kinds.len(), self.addr_bits.len(), self.banks.len()]
             .iter()
-            .flat_map(|&k| self.banks.iter().map(move |&b| (k, b)))
-            .collect()
+            .map(|&n| n as u64)
+            .product()
+    }
+}
+
+/// One point of a sweep: a kind at an address width and a bank count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SweepPoint {
+    /// The hash kind.
+    pub kind: HashKind,
+    /// Word-address bits n.
+    pub addr_bits: u32,
+    /// Bank count.
+    pub banks: u64,
+}
+
+impl SweepPoint {
+    /// The point's name in job files and records: `<kind>-n<addr_bits>-b<banks>`
+    /// (`bitvector-xor-n14-b32`): letters, digits and `-` only, so make and Ninja take it as is.
+    pub fn name(&self) -> String {
+        format!("{}-n{}-b{}", self.kind.name(), self.addr_bits, self.banks)
+    }
+
+    /// The point's result before it runs: failed, with nothing yet.
+    fn result(&self, status: &str, error: Option<String>) -> PointResult {
+        PointResult {
+            kind: self.kind.name().into(),
+            addr_bits: self.addr_bits,
+            banks: self.banks,
+            top: None,
+            block: None,
+            status: status.into(),
+            error,
+            synth: None,
+        }
+    }
+
+    /// The result of a point of an emitted sweep that has no record.
+    pub fn missing(&self, why: String) -> PointResult {
+        self.result("missing", Some(why))
     }
 }
 
@@ -117,13 +173,16 @@ impl SweepPlan {
 pub struct PointResult {
     /// The hash kind.
     pub kind: String,
+    /// Word-address bits n.
+    pub addr_bits: u32,
     /// Bank count.
     pub banks: u64,
     /// The block's module name, when the design was valid.
     pub top: Option<String>,
     /// The block folder relative to the sweep's output folder.
     pub block: Option<String>,
-    /// `ok`, `skipped` (nothing to generate: a configurable modulo), `failed`, or `missing` (a
+    /// `ok`, `skipped` (nothing to generate: a configurable modulo, or more banks than the
+    /// address width has words), `failed`, or `missing` (a
     /// point of an emitted sweep collected without its record, `sweep collect --allow-missing`).
     pub status: String,
     /// Why the point failed or was skipped.
@@ -154,8 +213,8 @@ pub struct SweepResults {
     pub yosys_version: Option<String>,
     /// The liberty file as given.
     pub liberty: Option<String>,
-    /// Word-address bits.
-    pub addr_bits: u32,
+    /// Word-address widths, in the plan's order.
+    pub addr_bits: Vec<u32>,
     /// Configurable or fixed hashers.
     pub configurable: bool,
     /// Registered outputs.
@@ -166,25 +225,24 @@ pub struct SweepResults {
 
 /// Generates and synthesizes one point into `<out>/blocks/<name>/`: the work of one point,
 /// whether the in-process sweep ([`run`]) or an emitted job (`rtl-gen sweep point`) runs it.
-pub fn run_point(plan: &SweepPlan, kind: HashKind, banks: u64) -> PointResult {
-    let mut result = PointResult {
-        kind: kind.name().into(),
+pub fn run_point(plan: &SweepPlan, point: SweepPoint) -> PointResult {
+    let SweepPoint {
+        kind,
+        addr_bits,
         banks,
-        top: None,
-        block: None,
-        status: "failed".into(),
-        error: None,
-        synth: None,
-    };
+    } = point;
     if plan.configurable && kind == HashKind::Modulo {
-        result.status = "skipped".into();
-        result.error = Some(Error::NothingToConfigure(kind).to_string());
-        return result;
+        return point.result("skipped", Some(Error::NothingToConfigure(kind).to_string()));
     }
+    // The plan's widths and bank counts were checked alone; a pair that does not fit is skipped.
+    let geometry = match Geometry::new(addr_bits, banks) {
+        Ok(g) => g,
+        Err(e) => return point.result("skipped", Some(e.to_string())),
+    };
+    let mut result = point.result("failed", None);
     let outcome = (|| -> Result<BlockSynth, Error> {
-        let geometry = Geometry::new(plan.addr_bits, banks)?;
         let object = if plan.configurable {
-            HashConfigObject::new(kind, plan.addr_bits, banks)
+            HashConfigObject::new(kind, addr_bits, banks)
         } else {
             HashConfigObject::from_config(&fixed_config(kind, geometry))
         };
@@ -279,8 +337,8 @@ pub fn run(
     let results: Vec<PointResult> = pool.install(|| {
         points
             .par_iter()
-            .map(|&(kind, banks)| {
-                let r = run_point(plan, kind, banks);
+            .map(|&point| {
+                let r = run_point(plan, point);
                 done(&r);
                 r
             })
@@ -307,7 +365,7 @@ pub fn results_of(plan: &SweepPlan, command: &str, points: Vec<PointResult>) -> 
         liberty: first
             .and_then(|s| s.report.liberty.clone())
             .or_else(|| plan.liberty.as_ref().map(|l| l.display().to_string())),
-        addr_bits: plan.addr_bits,
+        addr_bits: plan.addr_bits.clone(),
         configurable: plan.configurable,
         pipeline: plan.pipeline,
         points,
@@ -342,7 +400,7 @@ pub fn to_csv(results: &SweepResults) -> String {
             p.kind.clone(),
             variant.into(),
             results.pipeline.to_string(),
-            results.addr_bits.to_string(),
+            p.addr_bits.to_string(),
             p.banks.to_string(),
             p.top.clone().unwrap_or_default(),
             p.status.clone(),
@@ -423,14 +481,16 @@ pub fn write_outputs(results: &SweepResults, out: &Path) -> Result<Vec<PathBuf>,
     Ok(written)
 }
 
-/// An SVG of `value` against the bank count (log2 axis), one line per kind (a colour and a
-/// marker per kind, in [`HashKind::ALL`] order).
+/// An SVG of `value` against the bank count (log2 axis), one line per kind (a colour per kind, in
+/// [`HashKind::ALL`] order), and with several address widths one per kind and width (`<kind>
+/// n=<bits>`, a marker per width).
 pub fn plot(
     results: &SweepResults,
     label: &str,
     value: fn(&synth::SynthReport) -> Option<f64>,
 ) -> String {
     let mut series = Vec::new();
+    let widths = &results.addr_bits;
     for p in results.points.iter().filter(|p| p.ok()) {
         let Some(v) = p.synth.as_ref().and_then(|s| value(&s.report)) else {
             continue;
@@ -440,8 +500,15 @@ pub fn plot(
             .position(|k| k.name() == p.kind)
             .unwrap_or(0);
         let point = ((p.banks as f64).log2(), v);
-        let marker = Marker::ALL[colour % Marker::ALL.len()];
-        push(&mut series, &p.kind, colour, marker, point);
+        let (label, shape) = match widths.len() {
+            1 => (p.kind.clone(), colour),
+            _ => (
+                format!("{} n={}", p.kind, p.addr_bits),
+                widths.iter().position(|&n| n == p.addr_bits).unwrap_or(0),
+            ),
+        };
+        let marker = Marker::ALL[shape % Marker::ALL.len()];
+        push(&mut series, &label, colour, marker, point);
     }
     let variant = if results.configurable {
         "configurable"
@@ -452,9 +519,12 @@ pub fn plot(
         .liberty
         .as_deref()
         .map_or("Yosys generic gates", |l| l.split(" (").next().unwrap_or(l));
+    let width = match widths.as_slice() {
+        [n] => format!("n = {n}"),
+        _ => format!("{} address widths", widths.len()),
+    };
     let title = format!(
-        "{variant} hashers, n = {}{}: {library}",
-        results.addr_bits,
+        "{variant} hashers, {width}{}: {library}",
         if results.pipeline { ", registered" } else { "" }
     );
     let axes = Axes {

@@ -15,12 +15,11 @@ use super::sweep::{self, PointResult, SweepPlan, SweepResults};
 use crate::manifest::generator;
 use crate::output::{self, ownership, OutputFolder};
 use crate::Error;
-use models::HashKind;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Version of the layout of `sweep.json` and of the point records.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// The plan file in an emitted sweep's folder.
 pub const PLAN_FILE: &str = "sweep.json";
 /// The folder of the point records.
@@ -89,7 +88,7 @@ pub struct EmittedSweep {
     pub rtl_gen: PathBuf,
     /// The sweep (its `out` is the folder the plan is read from).
     pub plan: SweepPlan,
-    /// The points' names ([`point_name`]), in point order.
+    /// The points' names ([`SweepPoint::name`]), in point order.
     pub points: Vec<String>,
 }
 
@@ -104,11 +103,6 @@ pub struct PointRecord {
     pub point: String,
     /// Its result, as the in-process sweep records it.
     pub result: PointResult,
-}
-
-/// A point's name in job files and records: `<kind>-b<banks>` (`bitvector-xor-b32`).
-pub fn point_name(kind: HashKind, banks: u64) -> String {
-    format!("{}-b{banks}", kind.name())
 }
 
 /// What [`emit`] wrote.
@@ -160,12 +154,18 @@ pub fn emit(
 ) -> Result<Emitted, Error> {
     let dir = absolute(&plan.out, "--out")?;
     let mut points: Vec<String> = Vec::new();
-    for (kind, banks) in plan.points() {
-        let name = point_name(kind, banks);
-        if points.contains(&name) {
+    let mut seen = std::collections::HashSet::new();
+    for point in plan.points() {
+        let name = point.name();
+        if !seen.insert(name.clone()) {
+            let (flag, value) = if plan.banks.iter().filter(|&&b| b == point.banks).count() > 1 {
+                ("--banks", point.banks)
+            } else {
+                ("--addr-bits", u64::from(point.addr_bits))
+            };
             return Err(Error::BadFlag {
-                flag: "--banks",
-                value: banks.to_string(),
+                flag,
+                value: value.to_string(),
                 message: "given twice: each point of an emitted sweep is one job".into(),
             });
         }
@@ -284,12 +284,7 @@ fn record_path(dir: &Path, name: &str) -> PathBuf {
 /// in-process sweep records it; only a folder or point that is not the sweep's is an error.
 pub fn run_point(dir: &Path, name: &str) -> Result<PointRecord, Error> {
     let emitted = load(dir)?;
-    let Some((kind, banks)) = emitted
-        .plan
-        .points()
-        .into_iter()
-        .find(|&(k, b)| point_name(k, b) == name)
-    else {
+    let Some(point) = emitted.plan.points().into_iter().find(|p| p.name() == name) else {
         return Err(Error::BadFlag {
             flag: "<POINT>",
             value: name.to_string(),
@@ -304,7 +299,7 @@ pub fn run_point(dir: &Path, name: &str) -> Result<PointRecord, Error> {
         generator: generator(),
         format_version: FORMAT_VERSION,
         point: name.to_string(),
-        result: sweep::run_point(&emitted.plan, kind, banks),
+        result: sweep::run_point(&emitted.plan, point),
     };
     output::write_file(&record_path(dir, name), to_json(&record).as_bytes())?;
     Ok(record)
@@ -352,20 +347,14 @@ pub fn collect(dir: &Path, allow_missing: bool) -> Result<Collected, Error> {
     let emitted = load(dir)?;
     let mut points = Vec::new();
     let mut missing = Vec::new();
-    for (kind, banks) in emitted.plan.points() {
-        let name = point_name(kind, banks);
+    for point in emitted.plan.points() {
+        let name = point.name();
         match read_record(dir, &name)? {
             Some(r) => points.push(r.result),
             None => {
-                points.push(PointResult {
-                    kind: kind.name().into(),
-                    banks,
-                    top: None,
-                    block: None,
-                    status: "missing".into(),
-                    error: Some(format!("no record {POINTS_DIR}/{name}.json: the point did not run or did not finish")),
-                    synth: None,
-                });
+                points.push(point.missing(format!(
+                    "no record {POINTS_DIR}/{name}.json: the point did not run or did not finish"
+                )));
                 missing.push(name);
             }
         }
