@@ -1,11 +1,12 @@
 //! Every JSON document the commands write validates against its published schema
 //! (`docs/schemas/`): block manifests of every family and timing, `cosim --json`, `synth.json`
 //! and `synth --json`, the congestion document and its JSON lines, the flow's rows,
-//! `swizzle show`, `sweep structures`. Where a command already runs in another test, its JSON is
-//! checked there: the sweeps' `results.json` (`hash_synth_cli.rs`), a search's `search.json`,
-//! configuration files and `--json` of several traces (`hash_search_cli.rs`), the swizzle report
-//! and configuration (`swizzle.rs`), `prove --json` (`prove.rs`), `mutate --json`
-//! (`mutate.rs`). A broken document must fail, so the check can fail.
+//! `swizzle show`, `sweep structures`, `sweep configs`. Where a command already runs in another
+//! test, its JSON is checked there: the sweeps' `results.json` (`hash_synth_cli.rs`), a search's
+//! `search.json`, configuration files and `--json` of several traces (`hash_search_cli.rs`), the
+//! swizzle report and configuration (`swizzle.rs`), `prove --json` (`prove.rs`), `mutate --json`
+//! (`mutate.rs`), `smem --replay --json` (`smem_cli.rs`). A broken document must fail, so the
+//! check can fail.
 
 mod common;
 
@@ -218,4 +219,43 @@ fn swizzle_show_and_structures_documents() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert_schema_file("structures.schema.json", &d.join("st/structures.json"));
+}
+
+/// The smallest `sweep configs` there is: one configurable kind of 2 banks over 3 address bits,
+/// co-simulated under Verilator (every one of its configurations on every address).
+#[test]
+fn sweep_configs_results_document() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let o = rtl_gen(
+        d,
+        &[
+            "sweep",
+            "configs",
+            "--kinds",
+            "bitvector-perm",
+            "--addr-bits",
+            "3",
+            "--banks",
+            "2",
+            "--lanes",
+            "1",
+            "--out",
+            "cs",
+            "--quiet",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let path = d.join("cs/results.json");
+    assert_schema_file("config-sweep.schema.json", &path);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    // k in 0..=2 places the one bank bit: 3 configurations, all swept, each on the 8 addresses.
+    assert_eq!(doc["kinds"][0]["coverage"]["configs"], 3, "{doc:#}");
+    assert_eq!(doc["kinds"][0]["report"]["passed"], 24, "{doc:#}");
+    let mut broken = doc.clone();
+    broken["kinds"][0]["kind"] = json!("modulo");
+    assert!(!schema_errors("config-sweep.schema.json", &broken).is_empty());
+    let mut broken = doc;
+    broken["kinds"][0]["report"]["passed"] = json!(-1);
+    assert!(!schema_errors("config-sweep.schema.json", &broken).is_empty());
 }

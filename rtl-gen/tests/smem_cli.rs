@@ -1,7 +1,10 @@
 //! `rtl-gen smem` on the command line: refusals (one line, exit status 2, nothing written),
 //! `--help`, `--json`, and kernels replayed through the RTL with cycles the RTL counts itself,
-//! checked against values worked out by hand.
+//! checked against values worked out by hand; the replay's `--json` against its schema.
 
+mod common;
+
+use common::{assert_schema, schema_errors};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -239,4 +242,22 @@ fn a_replay_counts_the_cycles_worked_out_by_hand() {
     ] {
         assert_eq!(row[key], value, "{key}: {row}");
     }
+    // The manifest with its `replay` rows validates; a row without its kernel, a key the
+    // manifest does not have, or a document with no rows does not.
+    assert_schema("smem-replay.schema.json", &v);
+    let mut broken = v.clone();
+    broken["replay"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("kernel");
+    assert!(!schema_errors("smem-replay.schema.json", &broken).is_empty());
+    let mut broken = v.clone();
+    broken["replays"] = serde_json::json!([]);
+    assert!(!schema_errors("smem-replay.schema.json", &broken).is_empty());
+    let mut broken = v.clone();
+    broken.as_object_mut().unwrap().remove("replay");
+    assert!(!schema_errors("smem-replay.schema.json", &broken).is_empty());
+    // Without its rows the document is a plain manifest, which is valid as one.
+    assert_schema("manifest.schema.json", &broken);
+    assert!(!schema_errors("manifest.schema.json", &v).is_empty());
 }
