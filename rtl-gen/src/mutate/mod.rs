@@ -346,7 +346,14 @@ fn run_mutant(
     std::fs::write(dir.join(file), &mutated).map_err(Error::io(dir.join(file)))?;
     let verdict = match simulate(&dir, &options.simulator)? {
         Some(v) => v,
-        None => classify_survivor(block, &dir, &planned.site, options)?,
+        None => match classify_survivor(block, &dir, &planned.site, options) {
+            // Yosys gave no verdict (its SAT solver cannot import a latch, as in the clock
+            // gates of the D²MA's latch storage): the mutant is undecided, the run goes on.
+            Err(Error::Prove(prove::ProveError::Yosys { reason, .. })) => Verdict::Undecided {
+                why: format!("Yosys gave no verdict: {reason}"),
+            },
+            other => other?,
+        },
     };
     let (before, after) = planned.site.describe(text);
     Ok(Mutant {
