@@ -179,22 +179,12 @@ fn mask(bytes: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::transfer::tests::{halo_tile, sgemv};
     use super::*;
 
     /// A byte of global memory that names its address.
     fn pattern(addr: u64) -> u8 {
         (addr ^ (addr >> 8) ^ (addr >> 16)) as u8
-    }
-
-    fn sgemv(count: u16) -> BufferEntry {
-        BufferEntry {
-            global: 0x8000,
-            shared: 0x100,
-            count,
-            size: 2,
-            stride: 1,
-            ..Default::default()
-        }
     }
 
     /// Fig. 8's vector: 256 floats land densely from the shared base, byte for byte.
@@ -224,19 +214,7 @@ mod tests {
     /// and 3 are past the end; the top-left halo (before the base) is fetched.
     #[test]
     fn two_d_halo_out_of_bounds_fill() {
-        let e = BufferEntry {
-            global: 0x10000,
-            shared: 0,
-            count: 4 << 8 | 4,
-            size: 2,
-            stride: 64,
-            two_d: true,
-            mode: 1,
-            halo_rows: 1,
-            halo_cols: 1,
-            region: 9,
-            halo_const: 0x7f,
-        };
+        let e = halo_tile(9);
         let el = elements(&e, Some(Extent { rows: 3, cols: 2 })).unwrap();
         assert_eq!(el.len(), 36);
         for (k, x) in el.iter().enumerate() {

@@ -190,10 +190,11 @@ impl Progress {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn sgemv(elements: u16) -> BufferEntry {
+    /// Fig. 8's sgemv vector of `elements` floats (also `data`'s tests' fixture).
+    pub(in crate::d2ma) fn sgemv(elements: u16) -> BufferEntry {
         BufferEntry {
             global: 0x8000,
             shared: 0x100,
@@ -201,6 +202,24 @@ mod tests {
             size: 2,
             stride: 1,
             ..Default::default()
+        }
+    }
+
+    /// A 4 x 4 tile of floats at 0x10000 (leading dimension 64) with a 1 x 1 halo in `region`
+    /// and halo constant 0x7f (also `data`'s tests' fixture).
+    pub(in crate::d2ma) fn halo_tile(region: u8) -> BufferEntry {
+        BufferEntry {
+            global: 0x10000,
+            shared: 0,
+            count: 4 << 8 | 4,
+            size: 2,
+            stride: 64,
+            two_d: true,
+            mode: 1,
+            halo_rows: 1,
+            halo_cols: 1,
+            region,
+            halo_const: 0x7f,
         }
     }
 
@@ -309,19 +328,7 @@ mod tests {
     #[test]
     fn halo_in_every_region() {
         for region in 1..=9u8 {
-            let e = BufferEntry {
-                global: 0x10000,
-                shared: 0,
-                count: 4 << 8 | 4,
-                size: 2,
-                stride: 64,
-                two_d: true,
-                mode: 1,
-                halo_rows: 1,
-                halo_cols: 1,
-                region,
-                halo_const: 0x7f,
-            };
+            let e = halo_tile(region);
             let t = Transfer::new(&e, 128).unwrap();
             let el = t.elements();
             assert_eq!(el.len(), 36, "region {region}");
