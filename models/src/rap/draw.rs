@@ -60,7 +60,9 @@ pub(crate) fn one_below(rng: &mut TrialRng, n: u32) -> u32 {
     }
 }
 
-/// Fills `out` with independent uniform values in `0..n` (`n >= 1`).
+/// Fills `out` with independent uniform values in `0..n` (`n >= 1`). Inlined into its caller,
+/// so that the matrix path's AVX2 copy gets an AVX2 copy of it.
+#[inline(always)]
 pub(crate) fn fill_below(rng: &mut TrialRng, n: u32, out: &mut [u32]) {
     if n.is_power_of_two() {
         // The low k bits of each byte, 16-bit or 32-bit piece: whole pieces keep the loop free

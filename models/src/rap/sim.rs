@@ -534,6 +534,155 @@ mod tests {
         }
     }
 
+    /// Every layout of a `w x w` matrix under `scheme`, each as likely as the others: RAW's
+    /// zero shifts, RAS's `w^w` shift vectors, RAP's `w!` permutations.
+    fn every_layout(scheme: Scheme, w: u32) -> Vec<Vec<u32>> {
+        let all: Vec<Vec<u32>> = (0..w.pow(w))
+            .map(|mut code| {
+                (0..w)
+                    .map(|_| {
+                        let digit = code % w;
+                        code /= w;
+                        digit
+                    })
+                    .collect()
+            })
+            .collect();
+        match scheme {
+            Scheme::Raw => vec![vec![0; w as usize]],
+            Scheme::Ras => all,
+            _ => all
+                .into_iter()
+                .filter(|s| (0..w).all(|v| s.contains(&v)))
+                .collect(),
+        }
+    }
+
+    /// Every warp of `pattern` on a `w x w` matrix as `(row, col)` per thread, each as likely as
+    /// the others (the random access: all `(w^2)^w` tuples of elements).
+    fn every_warp(pattern: Pattern, w: u32) -> Vec<Vec<(u32, u32)>> {
+        match pattern {
+            Pattern::Contiguous => (0..w).map(|k| (0..w).map(|t| (k, t)).collect()).collect(),
+            Pattern::Stride(_) => (0..w).map(|c| (0..w).map(|t| (t, c)).collect()).collect(),
+            Pattern::Diagonal => (0..w)
+                .map(|c| (0..w).map(|t| (t, (c + t) % w)).collect())
+                .collect(),
+            _ => (0..(w * w).pow(w))
+                .map(|mut code| {
+                    (0..w)
+                        .map(|_| {
+                            let e = code % (w * w);
+                            code /= w * w;
+                            (e / w, e % w)
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
+    /// The exact distribution of a cell's congestion: every layout with every warp, each
+    /// counted by the DMM congestion of its addresses (`models::congestion`), not by the
+    /// simulator.
+    fn exact_distribution(c: Cell) -> Vec<f64> {
+        let w = c.shape.w();
+        let (layouts, warps) = (every_layout(c.scheme, w), every_warp(c.pattern, w));
+        let mut counts = vec![0u64; w as usize + 1];
+        for shifts in &layouts {
+            for warp in &warps {
+                let addrs: Vec<u64> = warp
+                    .iter()
+                    .map(|&(row, col)| u64::from(row * w + (col + shifts[row as usize]) % w))
+                    .collect();
+                counts[congestion(&addrs, |a| a % u64::from(w)) as usize] += 1;
+            }
+        }
+        let total = (layouts.len() * warps.len()) as f64;
+        counts.iter().map(|&n| n as f64 / total).collect()
+    }
+
+    /// Pearson's chi-square statistic of a histogram against expected probabilities (bins
+    /// expecting fewer than ten trials pooled into one) and its degrees of freedom.
+    fn chi_square_fit(observed: &[u64], p: &[f64]) -> (f64, usize) {
+        let trials = observed.iter().sum::<u64>() as f64;
+        let (mut pooled, mut stat, mut bins) = ((0u64, 0.0), 0.0, 0);
+        let mut add = |o: u64, e: f64| {
+            if e > 0.0 {
+                stat += (o as f64 - e).powi(2) / e;
+                bins += 1;
+            } else {
+                assert_eq!(o, 0, "a congestion the exact distribution rules out");
+            }
+        };
+        for (&o, &q) in observed.iter().zip(p) {
+            if q * trials < 10.0 {
+                pooled = (pooled.0 + o, pooled.1 + q * trials);
+            } else {
+                add(o, q * trials);
+            }
+        }
+        if pooled.1 > 0.0 || pooled.0 > 0 {
+            add(pooled.0, pooled.1);
+        }
+        (stat, bins.max(1) - 1)
+    }
+
+    /// Both paths draw each Table II cell's congestion with its exact distribution, computed by
+    /// enumerating every layout and every warp at `w` = 2, 3 and 4 (the random access at 2 and
+    /// 3, where the `(w^2)^w` warps stay few): a biased shuffle, a biased bounded draw or a
+    /// wrong count would show. The bound is about the 0.01% point of chi-square (Wilson and
+    /// Hilferty's approximation); the seed is fixed, so the test is deterministic.
+    #[test]
+    fn both_paths_draw_the_exact_distribution_of_small_cells() {
+        let trials = 20_000;
+        for w in [2, 3, 4] {
+            for c in matrix_cells(&[w]) {
+                if c.pattern == Pattern::Random && w == 4 {
+                    continue;
+                }
+                let p = exact_distribution(c);
+                let mut e = Engine::new(c, 8);
+                let (mut fast, mut general) =
+                    (vec![0u64; w as usize + 1], vec![0u64; w as usize + 1]);
+                for t in 0..trials {
+                    fast[e.run(t) as usize] += 1;
+                    general[e.run_general(t) as usize] += 1;
+                }
+                for (path, observed) in [("fast", &fast), ("general", &general)] {
+                    let (stat, dof) = chi_square_fit(observed, &p);
+                    let k = dof.max(1) as f64;
+                    let bound =
+                        k * (1.0 - 2.0 / (9.0 * k) + 3.72 * (2.0 / (9.0 * k)).sqrt()).powi(3);
+                    assert!(
+                        dof == 0 || stat <= bound,
+                        "{c:?} {path} path: {observed:?} against {p:?}: {stat:.1} > {bound:.1}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The AVX2 copy of the fast path returns, trial by trial, what the portable code returns.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_copy_of_the_fast_path_returns_what_the_portable_code_returns() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("no AVX2 on this processor: nothing to compare");
+            return;
+        }
+        for c in matrix_cells(&[5, 16, 17, 64]) {
+            let streams = RunStreams::new(4);
+            let mut portable = MatrixTrials::new(c.shape.w(), c.scheme, c.pattern);
+            let mut avx2 = portable.clone();
+            for t in 0..300 {
+                let want = portable.run_portable(&mut streams.trial(t));
+                // SAFETY: the processor has AVX2, checked above.
+                let got = unsafe { avx2.run_avx2(&mut streams.trial(t)) };
+                assert_eq!(got, want, "{c:?} trial {t}");
+            }
+        }
+    }
+
     #[test]
     fn results_do_not_depend_on_threads_or_on_the_other_cells() {
         let a = cell(2, 32, Scheme::Rap, Pattern::Diagonal);
