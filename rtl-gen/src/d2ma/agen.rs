@@ -13,8 +13,15 @@
 //! row-start global addresses, the shared address beside them (Fig. 5d), the last requested
 //! segment for the mask-and-compare (Fig. 5c) and the elements left in the bank run. Counting
 //! down to the section's end makes a chunk's length the minimum of three values compared side
-//! by side (section, segment, bank run) and the row's end an equality with that length, so no
-//! walk path holds more than one wide adder (for 1 GHz at NanGate45).
+//! by side (section, segment, bank run), and the row's end the section's count being the
+//! smallest. For 1 GHz at NanGate45 no adder waits for that outcome: every next value (the
+//! address at the segment's end, the section's end, the run's end or a strided step on; the
+//! counts left; the shared address) is computed for each candidate from registers in
+//! parallel and the comparisons choose one. The global addresses are held split at bit 20
+//! ([`LOW_BITS`]): a step adds into the low part, and its carry (or the rewind's borrow) into
+//! the high part is applied in the next cycle, from registers; the outputs show the exact
+//! address. The mask-and-compare reads the low part only (consecutive requests are less than
+//! 1 MB apart).
 //!
 //! A halo tile's walk starts `halo_rows` rows above and `halo_cols` columns left of the tile's
 //! base. The AGEN has no multiplier for that origin: it steps the row-start address back one
@@ -419,6 +426,10 @@ struct Walk {
     load: Signal,
     /// Row of the walk (during the rewind: halo rows stepped back).
     i: State,
+    /// The row is a halo row above the tile, or below it (kept beside the row counter so
+    /// that whether a chunk is a constant store needs no comparison of rows).
+    top: State,
+    bottom: State,
     /// The row's section ([`SEC_LEFT`], [`SEC_TILE`], [`SEC_RIGHT`]) and the elements left in
     /// it: the column counted down to the section's end, so a chunk's length needs no
     /// subtraction and the row's end no comparison of column numbers.
@@ -453,6 +464,8 @@ impl Walk {
         Self {
             left,
             i: State::declare(m, "row", wb),
+            top: State::declare(m, "in_top_halo", 1),
+            bottom: State::declare(m, "in_bottom_halo", 1),
             sec: State::declare(m, "sec", SEC_BITS),
             col_left: State::declare(m, "col_left", wb),
             g: SplitAddr::declare(m, "gaddr", gb),
@@ -564,8 +577,8 @@ impl Chunk {
         let constant = m.wire_of(
             "constant",
             // borders_q: {top, right, bottom, left}.
-            (e.borders.bit(3).and(i.expr().lt(e.hr.expr())))
-                .or(e.borders.bit(1).and(i.expr().lt(e.row_end.expr()).not()))
+            (e.borders.bit(3).and(w.top.q.expr()))
+                .or(e.borders.bit(1).and(w.bottom.q.expr()))
                 .or(e.borders.bit(0).and(sec_is(SEC_LEFT)))
                 .or(e.borders.bit(2).and(sec_is(SEC_RIGHT))),
         );
@@ -783,6 +796,27 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
         c.rewound.expr().or(w.left.q.expr()),
         zero_wb.clone(),
         c.i_next.expr(),
+    );
+    // The walk starts in row 0 (after the rewind, if any): a top halo row if there are halo
+    // rows; a row's end moves to the next.
+    let at_next_row = |flag: Expr, q: &Signal| Expr::mux(c.at_row_end.expr(), flag, q.expr());
+    m.assign(
+        &w.top.d,
+        adv.next(
+            e.has_halo_rows.expr(),
+            e.hr.expr().ne(Expr::zeros(WALK_BITS)),
+            at_next_row(c.i_next.expr().lt(e.hr.expr()), &w.top.q),
+            &w.top.q,
+        ),
+    );
+    m.assign(
+        &w.bottom.d,
+        adv.next(
+            Expr::constant(0, 1),
+            Expr::constant(0, 1),
+            at_next_row(c.i_next.expr().ge(e.row_end.expr()), &w.bottom.q),
+            &w.bottom.q,
+        ),
     );
     m.assign(
         &w.i.d,
