@@ -347,16 +347,8 @@ impl SplitAddr {
             &self.lo.d,
             adv.next(load.lo, rewind.lo, fire.lo, &self.lo.q),
         );
-        let zero = Expr::constant(0, 1);
         let pending = |on_load: Expr, on_rewind: Expr, on_fire: Expr| {
-            Expr::select(
-                vec![
-                    (adv.load.expr(), on_load),
-                    (adv.rewinding.expr(), on_rewind),
-                    (adv.fire.expr(), on_fire),
-                ],
-                zero.clone(),
-            )
+            adv.or_else(on_load, on_rewind, on_fire, Expr::constant(0, 1))
         };
         m.assign(&self.carry.d, pending(load.carry, rewind.carry, fire.carry));
         m.assign(
@@ -751,13 +743,18 @@ struct Advance {
 impl Advance {
     /// The next value of `q`: `on_load`, `on_rewind`, `on_fire` or held.
     fn next(&self, on_load: Expr, on_rewind: Expr, on_fire: Expr, q: &Signal) -> Expr {
+        self.or_else(on_load, on_rewind, on_fire, q.expr())
+    }
+
+    /// `on_load`, `on_rewind`, `on_fire`, or `otherwise` when nothing moves.
+    fn or_else(&self, on_load: Expr, on_rewind: Expr, on_fire: Expr, otherwise: Expr) -> Expr {
         Expr::select(
             vec![
                 (self.load.expr(), on_load),
                 (self.rewinding.expr(), on_rewind),
                 (self.fire.expr(), on_fire),
             ],
-            q.expr(),
+            otherwise,
         )
     }
 }
