@@ -13,8 +13,15 @@
 //! row-start global addresses, the shared address beside them (Fig. 5d), the last requested
 //! segment for the mask-and-compare (Fig. 5c) and the elements left in the bank run. Counting
 //! down to the section's end makes a chunk's length the minimum of three values compared side
-//! by side (section, segment, bank run) and the row's end an equality with that length, so no
-//! walk path holds more than one wide adder (for 1 GHz at NanGate45).
+//! by side (section, segment, bank run), and the row's end the section's count being the
+//! smallest. For 1 GHz at NanGate45 no adder waits for that outcome: every next value (the
+//! address at the segment's end, the section's end, the run's end or a strided step on; the
+//! counts left; the shared address) is computed for each candidate from registers in
+//! parallel and the comparisons choose one. The global addresses are held split at bit 20
+//! ([`LOW_BITS`]): a step adds into the low part, and its carry (or the rewind's borrow) into
+//! the high part is applied in the next cycle, from registers; the outputs show the exact
+//! address. The mask-and-compare reads the low part only (consecutive requests are less than
+//! 1 MB apart).
 //!
 //! A halo tile's walk starts `halo_rows` rows above and `halo_cols` columns left of the tile's
 //! base. The AGEN has no multiplier for that origin: it steps the row-start address back one
@@ -38,11 +45,6 @@ const LD_BYTES_BITS: u32 = 19;
 
 /// Bits of the bytes left in the current segment (at most 128).
 const SEGMENT_LEFT_BITS: u32 = 8;
-
-/// The smaller of two equal-width values.
-fn min(a: Expr, b: Expr) -> Expr {
-    Expr::mux(a.clone().lt(b.clone()), a, b)
-}
 
 /// The low `bits` bits of the entry's global base; the bits above are sunk (ignored).
 fn global_base(m: &mut Module, entry: &Signal, bits: u32) -> Expr {
@@ -290,6 +292,121 @@ const SEC_RIGHT: u64 = 2;
 /// Bits of a section number.
 const SEC_BITS: u32 = 2;
 
+/// Bits of a global address's low part. Every step the walk takes at once (a leading
+/// dimension, a strided step, the halo columns, a chunk) is below `2^LD_BYTES_BITS` bytes, so
+/// a step carries (or borrows) at most one into the high part.
+const LOW_BITS: u32 = LD_BYTES_BITS + 1;
+
+/// A global address held in two parts so that no walk path holds a carry chain over the whole
+/// address: the low [`LOW_BITS`] bits, the high part, and a pending carry (or borrow) from the
+/// low part's last step, added to the high part in the next cycle (from registers, in parallel
+/// with the low part's arithmetic). The address is `(hi + carry - borrow) << LOW_BITS | lo`;
+/// every edge resolves the pending carry into the high part.
+struct SplitAddr {
+    hi: State,
+    lo: State,
+    carry: State,
+    borrow: State,
+}
+
+impl SplitAddr {
+    /// Declares the registers `{base}_hi`, `{base}_lo`, `{base}_carry` and `{base}_borrow` of a
+    /// `gb`-bit address.
+    fn declare(m: &mut Module, base: &str, gb: u32) -> Self {
+        Self {
+            hi: State::declare(m, &format!("{base}_hi"), gb - LOW_BITS),
+            lo: State::declare(m, &format!("{base}_lo"), LOW_BITS),
+            carry: State::declare(m, &format!("{base}_carry"), 1),
+            borrow: State::declare(m, &format!("{base}_borrow"), 1),
+        }
+    }
+
+    /// The exact high part (the pending carry or borrow applied), as the wire `name`.
+    fn exact_hi(&self, m: &mut Module, name: &str) -> Signal {
+        let hi = self.hi.q.expr();
+        let one = Expr::constant(1, hi.width());
+        m.wire_of(
+            name,
+            Expr::select(
+                vec![
+                    (self.carry.q.expr(), hi.clone().add(one.clone())),
+                    (self.borrow.q.expr(), hi.clone().sub(one)),
+                ],
+                hi,
+            ),
+        )
+    }
+
+    /// Assigns the next value: the high part `hi` (an exact one), and the low part with its
+    /// pending carry `on_load`, `on_rewind`, `on_fire`, or the low part held and nothing
+    /// pending (see [`Advance`]).
+    fn advance(&self, m: &mut Module, adv: &Advance, hi: Expr, arms: [Low; 3]) {
+        m.assign(&self.hi.d, hi);
+        let [load, rewind, fire] = arms;
+        m.assign(
+            &self.lo.d,
+            adv.next(load.lo, rewind.lo, fire.lo, &self.lo.q),
+        );
+        let pending = |on_load: Expr, on_rewind: Expr, on_fire: Expr| {
+            adv.or_else(on_load, on_rewind, on_fire, Expr::constant(0, 1))
+        };
+        m.assign(&self.carry.d, pending(load.carry, rewind.carry, fire.carry));
+        m.assign(
+            &self.borrow.d,
+            pending(load.borrow, rewind.borrow, fire.borrow),
+        );
+    }
+}
+
+/// The next low part of a [`SplitAddr`] and its pending carry or borrow.
+#[derive(Clone)]
+struct Low {
+    lo: Expr,
+    carry: Expr,
+    borrow: Expr,
+}
+
+impl Low {
+    /// `lo`, nothing pending.
+    fn exact(lo: Expr) -> Self {
+        Self {
+            lo,
+            carry: Expr::constant(0, 1),
+            borrow: Expr::constant(0, 1),
+        }
+    }
+
+    /// `lo + step`: the sum (the wire `name`), its carry pending (`step` below
+    /// `2^LOW_BITS`).
+    fn plus(m: &mut Module, name: &str, lo: Expr, step: Expr) -> Self {
+        let sum = m.wire_of(name, lo.zext(LOW_BITS + 1).add(step.zext(LOW_BITS + 1)));
+        Self {
+            lo: sum.slice(LOW_BITS - 1, 0),
+            carry: sum.slice(LOW_BITS, LOW_BITS),
+            borrow: Expr::constant(0, 1),
+        }
+    }
+
+    /// `lo - step`: the difference (the wire `name`), its borrow pending.
+    fn minus(m: &mut Module, name: &str, lo: Expr, step: Expr) -> Self {
+        let diff = m.wire_of(name, lo.zext(LOW_BITS + 1).sub(step.zext(LOW_BITS + 1)));
+        Self {
+            lo: diff.slice(LOW_BITS - 1, 0),
+            carry: Expr::constant(0, 1),
+            borrow: diff.slice(LOW_BITS, LOW_BITS),
+        }
+    }
+
+    /// `cond ? self : other`, part by part.
+    fn or_else(self, cond: Expr, other: Low) -> Low {
+        Low {
+            lo: Expr::mux(cond.clone(), self.lo, other.lo),
+            carry: Expr::mux(cond.clone(), self.carry, other.carry),
+            borrow: Expr::mux(cond, self.borrow, other.borrow),
+        }
+    }
+}
+
 /// The walk's state, and nothing of the entry.
 struct Walk {
     busy: State,
@@ -301,19 +418,24 @@ struct Walk {
     load: Signal,
     /// Row of the walk (during the rewind: halo rows stepped back).
     i: State,
+    /// The row is a halo row above the tile, or below it (kept beside the row counter so
+    /// that whether a chunk is a constant store needs no comparison of rows).
+    top: State,
+    bottom: State,
     /// The row's section ([`SEC_LEFT`], [`SEC_TILE`], [`SEC_RIGHT`]) and the elements left in
     /// it: the column counted down to the section's end, so a chunk's length needs no
     /// subtraction and the row's end no comparison of column numbers.
     sec: State,
     col_left: State,
-    /// The current and the row-start global addresses.
-    g: State,
-    row: State,
+    /// The current and the row-start global addresses, split.
+    g: SplitAddr,
+    row: SplitAddr,
     /// The shared address.
     s: State,
     /// Elements left in the current bank run.
     run_left: State,
-    /// The last segment requested, and whether there is one.
+    /// The low part of the last segment requested (see [`Chunk::of`]'s `need_req`), and
+    /// whether there is one.
     last: State,
     last_valid: State,
 }
@@ -334,13 +456,15 @@ impl Walk {
         Self {
             left,
             i: State::declare(m, "row", wb),
+            top: State::declare(m, "in_top_halo", 1),
+            bottom: State::declare(m, "in_bottom_halo", 1),
             sec: State::declare(m, "sec", SEC_BITS),
             col_left: State::declare(m, "col_left", wb),
-            g: State::declare(m, "gaddr", gb),
-            row: State::declare(m, "row_base", gb),
+            g: SplitAddr::declare(m, "gaddr", gb),
+            row: SplitAddr::declare(m, "row_base", gb),
             s: State::declare(m, "saddr", SHARED_BITS),
             run_left: State::declare(m, "run_left", entry.run_n.width()),
-            last: State::declare(m, "last_seg", gb - seg_lg),
+            last: State::declare(m, "last_seg", LOW_BITS - seg_lg),
             last_valid: State::declare(m, "last_valid", 1),
             busy,
             rewind,
@@ -349,31 +473,35 @@ impl Walk {
     }
 }
 
-/// The smallest of three equal-width values, its comparisons side by side.
-fn min3(a: Expr, b: Expr, c: Expr) -> Expr {
-    let a_first = b
-        .clone()
-        .lt(a.clone())
-        .not()
-        .and(c.clone().lt(a.clone()).not());
-    Expr::mux(a_first, a, min(b, c))
-}
-
 /// This cycle's chunk: its length, bytes and kind, whether it needs a segment request and
 /// goes (`fire`), and where the walk goes after it (or after a rewind step).
+///
+/// A chunk's length is the smallest of three candidates (the elements left in the section,
+/// in the segment, in the bank run), and every next value is computed for each candidate
+/// from registers in parallel and chosen by the outcome of their comparisons, so that no
+/// adder waits for the length.
 struct Chunk {
     bytes: Signal,
     constant: Signal,
+    /// The exact high parts of the current and the row-start addresses.
+    g_hi: Signal,
+    row_hi: Signal,
+    /// The current address, exact, and its segment.
+    global: Signal,
     segment: Signal,
     need_req: Signal,
     fire: Signal,
-    /// The chunk ends its section, and its row.
+    /// The chunk ends its section (the section's elements are the smallest candidate), and
+    /// its row.
     sec_end: Signal,
     at_row_end: Signal,
     i_next: Signal,
     done: Signal,
-    next_row: Signal,
-    prev_row: Signal,
+    /// The row-start address one leading dimension on, and one step back (the rewind's).
+    next_row: Low,
+    prev_row: Low,
+    /// The current address after the chunk, within the row.
+    g_next: Low,
     /// The last rewind step: the row counter has counted the halo rows stepped back.
     rewound: Signal,
     /// The section after this one in the row, and its length.
@@ -382,56 +510,87 @@ struct Chunk {
     /// A row's first section and its length.
     row_sec: Expr,
     row_len: Expr,
-    col_rest: Signal,
-    step: Expr,
+    col_rest: Expr,
     pad: Signal,
-    s_step: Expr,
-    run_rest: Signal,
+    s_next: Expr,
+    run_rest: Expr,
 }
 
 impl Chunk {
     fn of(m: &mut Module, design: &D2maDesign, e: &Decoded, w: &Walk, mem_ready: &Signal) -> Self {
-        let (wb, gb) = (WALK_BITS, design.global_bits);
+        let wb = WALK_BITS;
         let seg = u64::from(design.segment_bytes);
         let seg_lg = design.segment_bytes.trailing_zeros();
-        let (i, g) = (&w.i.q, &w.g.q);
+        let i = &w.i.q;
+        let g_lo = &w.g.lo.q;
+        let g_hi = w.g.exact_hi(m, "gaddr_hi_exact");
+        let row_hi = w.row.exact_hi(m, "row_base_hi_exact");
+        let global = m.wire_of("gaddr", Expr::concat(vec![g_hi.expr(), g_lo.expr()]));
         let sec_is = |k: u64| w.sec.q.expr().eq(Expr::constant(k, SEC_BITS));
         let seg_rem = Expr::constant(seg, SEGMENT_LEFT_BITS)
-            .sub(g.slice(seg_lg - 1, 0).zext(SEGMENT_LEFT_BITS))
+            .sub(g_lo.slice(seg_lg - 1, 0).zext(SEGMENT_LEFT_BITS))
             .shr(e.size.expr());
-        let all = Expr::ones(wb);
         // A strided walk moves one element a cycle; a unit one to the nearest of the
         // section's end, the segment's end and (bank mode) the run's end.
-        let by_col = Expr::mux(e.unit.expr(), w.col_left.q.expr(), all.clone());
-        let by_seg = Expr::mux(e.unit.expr(), seg_rem.zext(wb), Expr::constant(1, wb));
-        let by_run = Expr::mux(e.bank.expr(), w.run_left.q.expr().zext(wb), all);
-        let len = m.wire_of("len", min3(by_col, by_seg, by_run));
-        let bytes = m.wire_of(
-            "bytes",
-            len.slice(CHUNK_BYTES_BITS - 1, 0).shl(e.size.expr()),
+        let by_col = w.col_left.q.expr();
+        let by_seg8 = m.wire_of(
+            "by_seg",
+            Expr::mux(e.unit.expr(), seg_rem, Expr::constant(1, SEGMENT_LEFT_BITS)),
         );
+        let by_seg = by_seg8.expr().zext(wb);
+        let by_run = Expr::mux(e.bank.expr(), w.run_left.q.expr().zext(wb), Expr::ones(wb));
+        let lt = |m: &mut Module, name: &str, a: &Expr, b: &Expr| {
+            m.wire_of(name, a.clone().lt(b.clone()))
+        };
+        let seg_lt_col = lt(m, "seg_lt_col", &by_seg, &by_col);
+        let run_lt_col = lt(m, "run_lt_col", &by_run, &by_col);
+        let col_lt_seg = lt(m, "col_lt_seg", &by_col, &by_seg);
+        let run_lt_seg = lt(m, "run_lt_seg", &by_run, &by_seg);
+        let seg_lt_run = lt(m, "seg_lt_run", &by_seg, &by_run);
+        let col_lt_run = lt(m, "col_lt_run", &by_col, &by_run);
+        let sec_end = m.wire_of(
+            "sec_end",
+            seg_lt_col.expr().not().and(run_lt_col.expr().not()),
+        );
+        let seg_end = m.wire_of(
+            "seg_end",
+            col_lt_seg.expr().not().and(run_lt_seg.expr().not()),
+        );
+        // The chunk's length (its low bits: a chunk covers at most one segment).
+        let cb = CHUNK_BYTES_BITS;
+        let len = Expr::select(
+            vec![
+                (sec_end.expr(), w.col_left.q.slice(cb - 1, 0)),
+                (seg_lt_run.expr(), by_seg8.expr()),
+            ],
+            w.run_left.q.slice(cb - 1, 0),
+        );
+        let bytes = m.wire_of("bytes", len.shl(e.size.expr()));
         let constant = m.wire_of(
             "constant",
             // borders_q: {top, right, bottom, left}.
-            (e.borders.bit(3).and(i.expr().lt(e.hr.expr())))
-                .or(e.borders.bit(1).and(i.expr().lt(e.row_end.expr()).not()))
+            (e.borders.bit(3).and(w.top.q.expr()))
+                .or(e.borders.bit(1).and(w.bottom.q.expr()))
                 .or(e.borders.bit(0).and(sec_is(SEC_LEFT)))
                 .or(e.borders.bit(2).and(sec_is(SEC_RIGHT))),
         );
-        let segment = m.wire_of("segment", g.slice(gb - 1, seg_lg));
+        let gb = design.global_bits;
+        let segment = m.wire_of("segment", global.slice(gb - 1, seg_lg));
+        // The low parts suffice: consecutive requested segments are less than 2^LOW_BITS
+        // bytes apart (a leading dimension or a strided step is below 2^LD_BYTES_BITS bytes, a
+        // walked row at most 765 elements of 8 bytes, and between two requests the walk only
+        // moves within a segment, over constant halo chunks or to the next row), so two of
+        // them with the same low part are the same segment.
+        let same = g_lo.slice(LOW_BITS - 1, seg_lg).eq(w.last.q.expr());
         let need_req = m.wire_of(
             "need_req",
-            constant.expr().not().and(
-                w.last_valid
-                    .q
-                    .expr()
-                    .not()
-                    .or(segment.expr().ne(w.last.q.expr())),
-            ),
+            constant
+                .expr()
+                .not()
+                .and(w.last_valid.q.expr().not().or(same.not())),
         );
         let walking = m.wire_of("walking", w.busy.q.expr().and(w.rewind.q.expr().not()));
         let fire = m.wire_of("fire", walking.expr().and(mem_ready.expr()));
-        let sec_end = m.wire_of("sec_end", len.expr().eq(w.col_left.q.expr()));
         let last_sec = sec_is(SEC_RIGHT).or(sec_is(SEC_TILE).and(e.has_hc.expr().not()));
         let at_row_end = m.wire_of("at_row_end", sec_end.expr().and(last_sec));
         let i_next = m.wire_of("row_next", i.expr().add(Expr::constant(1, wb)));
@@ -441,10 +600,10 @@ impl Chunk {
                 .and(at_row_end.expr())
                 .and(i_next.expr().eq(e.walk_rows.expr())),
         );
-        let ldb = e.ldb.expr().zext(gb);
-        let next_row = m.wire_of("next_row_base", w.row.q.expr().add(ldb.clone()));
-        let back = Expr::mux(w.left.q.expr(), e.left.expr().zext(gb), ldb.clone());
-        let prev_row = m.wire_of("prev_row_base", w.row.q.expr().sub(back));
+        let row_lo = w.row.lo.q.expr();
+        let next_row = Low::plus(m, "next_row_lo", row_lo.clone(), e.ldb.expr());
+        let back = Expr::mux(w.left.q.expr(), e.left.expr(), e.ldb.expr());
+        let prev_row = Low::minus(m, "prev_row_lo", row_lo, back);
         let rewound = m.wire_of(
             "rewound",
             w.rewind.q.expr().and(Expr::mux(
@@ -453,28 +612,90 @@ impl Chunk {
                 i_next.expr().eq(e.hr.expr()),
             )),
         );
-        let step = Expr::mux(
-            e.unit.expr(),
-            bytes.expr().zext(LD_BYTES_BITS),
-            e.sstep.expr(),
+        // Within the row, a unit walk's next address is the segment's end (the segment's
+        // elements are the fewest), or within the segment by the section's or the bank run's
+        // elements; a strided walk's is one strided step on.
+        let up = g_lo.slice(LOW_BITS - 1, seg_lg);
+        let up_bits = LOW_BITS - seg_lg;
+        let up_next = m.wire_of(
+            "next_segment",
+            up.clone()
+                .zext(up_bits + 1)
+                .add(Expr::constant(1, up_bits + 1)),
         );
+        let in_seg = |count: &Signal| {
+            g_lo.slice(seg_lg - 1, 0)
+                .add(count.slice(seg_lg - 1, 0).shl(e.size.expr()))
+        };
+        let within = Expr::mux(sec_end.expr(), in_seg(&w.col_left.q), in_seg(&w.run_left.q));
+        let unit_next = Low {
+            lo: Expr::mux(
+                seg_end.expr(),
+                Expr::concat(vec![up_next.slice(up_bits - 1, 0), Expr::zeros(seg_lg)]),
+                Expr::concat(vec![up, within]),
+            ),
+            carry: seg_end.expr().and(up_next.slice(up_bits, up_bits)),
+            borrow: Expr::constant(0, 1),
+        };
+        let strided_next = Low::plus(m, "strided_lo", g_lo.expr(), e.sstep.expr());
+        let g_next = unit_next.or_else(e.unit.expr(), strided_next);
         let run_bits = w.run_left.q.width();
-        let run_len = len.slice(run_bits - 1, 0);
+        let run = w.run_left.q.expr();
+        // In bank mode the run's elements are at least the length: the chunk ends the run
+        // when they are the fewest.
         let pad = m.wire_of(
             "pad",
-            e.bank.expr().and(run_len.clone().eq(w.run_left.q.expr())),
+            e.bank
+                .expr()
+                .and(col_lt_run.expr().not())
+                .and(seg_lt_run.expr().not()),
         );
-        let run_rest = m.wire_of("run_rest", w.run_left.q.expr().sub(run_len));
-        let elem = Expr::constant(1, SHARED_BITS).shl(e.size.expr());
-        let s_step = bytes.expr().zext(SHARED_BITS).add(Expr::mux(
-            pad.expr(),
-            elem,
-            Expr::zeros(SHARED_BITS),
-        ));
-        let col_rest = m.wire_of("col_rest", w.col_left.q.expr().sub(len.expr()));
+        let run_rest = Expr::mux(
+            sec_end.expr(),
+            run.clone().sub(w.col_left.q.slice(run_bits - 1, 0)),
+            run.clone().sub(by_seg8.expr().zext(run_bits)),
+        );
+        // The shared address moves by the chunk's bytes, plus one element after a bank run.
+        let s = w.s.q.expr();
+        let s_plus = |count: Expr| {
+            s.clone().add(
+                count
+                    .zext(CHUNK_BYTES_BITS + 1)
+                    .shl(e.size.expr())
+                    .zext(SHARED_BITS),
+            )
+        };
+        let run_and_pad = w
+            .run_left
+            .q
+            .slice(CHUNK_BYTES_BITS - 1, 0)
+            .zext(CHUNK_BYTES_BITS + 1)
+            .add(Expr::constant(1, CHUNK_BYTES_BITS + 1));
+        let s_next = Expr::select(
+            vec![
+                (
+                    pad.expr(),
+                    s.clone()
+                        .add(run_and_pad.shl(e.size.expr()).zext(SHARED_BITS)),
+                ),
+                (
+                    sec_end.expr(),
+                    s_plus(w.col_left.q.slice(CHUNK_BYTES_BITS - 1, 0)),
+                ),
+            ],
+            s_plus(by_seg8.expr()),
+        );
+        let col_rest = Expr::mux(
+            seg_lt_run.expr(),
+            by_col.clone().sub(by_seg),
+            by_col.sub(by_run),
+        );
         Self {
             bytes,
             constant,
+            g_hi,
+            row_hi,
+            global,
             segment,
             need_req,
             fire,
@@ -484,6 +705,7 @@ impl Chunk {
             done,
             next_row,
             prev_row,
+            g_next,
             rewound,
             sec_next: Expr::mux(
                 sec_is(SEC_LEFT),
@@ -494,9 +716,8 @@ impl Chunk {
             row_sec: first_section(e.has_hc.expr()),
             row_len: Expr::mux(e.has_hc.expr(), e.hc.expr(), e.cols.expr()),
             col_rest,
-            step,
             pad,
-            s_step,
+            s_next,
             run_rest,
         }
     }
@@ -522,13 +743,18 @@ struct Advance {
 impl Advance {
     /// The next value of `q`: `on_load`, `on_rewind`, `on_fire` or held.
     fn next(&self, on_load: Expr, on_rewind: Expr, on_fire: Expr, q: &Signal) -> Expr {
+        self.or_else(on_load, on_rewind, on_fire, q.expr())
+    }
+
+    /// `on_load`, `on_rewind`, `on_fire`, or `otherwise` when nothing moves.
+    fn or_else(&self, on_load: Expr, on_rewind: Expr, on_fire: Expr, otherwise: Expr) -> Expr {
         Expr::select(
             vec![
                 (self.load.expr(), on_load),
                 (self.rewinding.expr(), on_rewind),
                 (self.fire.expr(), on_fire),
             ],
-            q.expr(),
+            otherwise,
         )
     }
 }
@@ -568,6 +794,27 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
         zero_wb.clone(),
         c.i_next.expr(),
     );
+    // The walk starts in row 0 (after the rewind, if any): a top halo row if there are halo
+    // rows; a row's end moves to the next.
+    let at_next_row = |flag: Expr, q: &Signal| Expr::mux(c.at_row_end.expr(), flag, q.expr());
+    m.assign(
+        &w.top.d,
+        adv.next(
+            e.has_halo_rows.expr(),
+            e.hr.expr().ne(Expr::zeros(WALK_BITS)),
+            at_next_row(c.i_next.expr().lt(e.hr.expr()), &w.top.q),
+            &w.top.q,
+        ),
+    );
+    m.assign(
+        &w.bottom.d,
+        adv.next(
+            Expr::constant(0, 1),
+            Expr::constant(0, 1),
+            at_next_row(c.i_next.expr().ge(e.row_end.expr()), &w.bottom.q),
+            &w.bottom.q,
+        ),
+    );
     m.assign(
         &w.i.d,
         adv.next(
@@ -599,41 +846,56 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
         adv.next(
             e.first_len_now.clone(),
             w.col_left.q.expr(),
-            after(c.row_len.clone(), c.sec_next_len.clone(), c.col_rest.expr()),
+            after(
+                c.row_len.clone(),
+                c.sec_next_len.clone(),
+                c.col_rest.clone(),
+            ),
             &w.col_left.q,
         ),
     );
-    m.assign(
-        &w.row.d,
-        adv.next(
-            e.first_row.expr(),
-            c.prev_row.expr(),
-            Expr::mux(c.at_row_end.expr(), c.next_row.expr(), w.row.q.expr()),
-            &w.row.q,
-        ),
+    let gb = e.first_row.width();
+    let start = Low::exact(e.first_row.slice(LOW_BITS - 1, 0));
+    let base_hi = e.first_row.slice(gb - 1, LOW_BITS);
+    // The row-start address moves on a rewind step and at a row's end; the current address
+    // then takes its new value, else moves within the row.
+    let new_row = m.wire_of(
+        "new_row",
+        adv.rewinding
+            .expr()
+            .or(adv.fire.expr().and(c.at_row_end.expr())),
     );
-    let gb = w.g.q.width();
-    m.assign(
-        &w.g.d,
-        adv.next(
-            e.first_row.expr(),
-            c.prev_row.expr(),
-            Expr::mux(
-                c.at_row_end.expr(),
-                c.next_row.expr(),
-                w.g.q.expr().add(c.step.clone().zext(gb)),
-            ),
-            &w.g.q,
+    let row_hi = c.row_hi.expr();
+    w.row.advance(
+        m,
+        &adv,
+        Expr::mux(w.load.expr(), base_hi.clone(), row_hi.clone()),
+        [
+            start.clone(),
+            c.prev_row.clone(),
+            c.next_row
+                .clone()
+                .or_else(c.at_row_end.expr(), Low::exact(w.row.lo.q.expr())),
+        ],
+    );
+    w.g.advance(
+        m,
+        &adv,
+        Expr::select(
+            vec![(w.load.expr(), base_hi), (new_row.expr(), row_hi)],
+            c.g_hi.expr(),
         ),
+        [
+            start,
+            c.prev_row.clone(),
+            c.next_row
+                .clone()
+                .or_else(c.at_row_end.expr(), c.g_next.clone()),
+        ],
     );
     m.assign(
         &w.s.d,
-        adv.next(
-            e.shared.clone(),
-            w.s.q.expr(),
-            w.s.q.expr().add(c.s_step.clone()),
-            &w.s.q,
-        ),
+        adv.next(e.shared.clone(), w.s.q.expr(), c.s_next.clone(), &w.s.q),
     );
     m.assign(
         &w.run_left.d,
@@ -643,15 +905,23 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
             Expr::mux(
                 c.pad.expr().or(e.bank.expr().not()),
                 e.run_n.expr(),
-                c.run_rest.expr(),
+                c.run_rest.clone(),
             ),
             &w.run_left.q,
         ),
     );
     let req = m.wire_of("req", c.fire.expr().and(c.need_req.expr()));
+    // Every chunk that reads global memory records its segment: the requested one, or the
+    // last one again (so that the comparison is not in front of the register's select).
+    let reads = m.wire_of("reads", c.fire.expr().and(c.constant.expr().not()));
+    let seg_lg = LOW_BITS - w.last.q.width();
     m.assign(
         &w.last.d,
-        Expr::mux(req.expr(), c.segment.expr(), w.last.q.expr()),
+        Expr::mux(
+            reads.expr(),
+            w.g.lo.q.slice(LOW_BITS - 1, seg_lg),
+            w.last.q.expr(),
+        ),
     );
     m.assign(
         &w.last_valid.d,
@@ -682,7 +952,7 @@ fn outputs(
     m.assign(&p.busy_o, w.busy.q.expr());
     m.assign(&p.chunk_valid_o, fire.expr());
     m.assign(&p.chunk_const_o, fire.expr().and(c.constant.expr()));
-    m.assign(&p.chunk_global_o, gate(fire, w.g.q.expr()));
+    m.assign(&p.chunk_global_o, gate(fire, c.global.expr()));
     m.assign(&p.chunk_shared_o, gate(fire, w.s.q.expr()));
     m.assign(&p.chunk_bytes_o, gate(fire, c.bytes.expr()));
     m.assign(&p.req_valid_o, req.expr());

@@ -16,10 +16,14 @@ pub fn random_entry(rng: &mut ChaCha8Rng) -> BufferEntry {
         } else {
             [0, 2][rng.gen_range(0..2)]
         };
-        let global = if rng.gen_bool(0.1) {
-            u64::MAX - rng.gen_range(0..4096)
-        } else {
-            rng.gen::<u64>() >> rng.gen_range(0..40)
+        // A tenth near the top of the address space, a tenth within 4 KB of a MB boundary
+        // (where the AGEN carries into, or borrows from, its addresses' high parts).
+        let global = match rng.gen_range(0..10) {
+            0 => u64::MAX - rng.gen_range(0..4096),
+            1 => (rng.gen::<u64>() >> rng.gen_range(20..44) << 20)
+                .wrapping_add(rng.gen_range(0..8192))
+                .wrapping_sub(4096),
+            _ => rng.gen::<u64>() >> rng.gen_range(0..40),
         };
         let mut e = BufferEntry {
             global: global & !((1u64 << size) - 1),
