@@ -147,7 +147,8 @@ pub struct SynthReport {
     /// The input ports treated as static (see [`Timing::static_inputs`]).
     #[serde(default)]
     pub static_inputs: Vec<String>,
-    /// Liberty mode: the slowest path from each input port and from the flip-flops (a group
+    /// Liberty mode: the slowest path from each input port, from the flip-flops and from the
+    /// outputs of black-box macros (group `macros`, see `crate::sta`) (a group
     /// that reaches no output or flip-flop input is left out), from the crate's static timing
     /// of the mapped netlist (`crate::sta`), each group alone with the others' start points
     /// held still. For a bank hasher, the `addr_i` group is the address-to-bank delay and
