@@ -16,8 +16,8 @@
 # (synth/scripts/timing.abc: map -D, buffer, upsize, dnsize) at a 500 ps target, its inputs
 # arriving at 0 and its outputs unloaded: ABC's delay and the area.
 # Prints two Markdown tables. The clock of the whole memory is `rtl-gen synth --target-ps` on
-# the flattened design (docs/QOR.md gives the command; it did not finish in 50 min on the
-# loaded 2-core machine).
+# the flattened design: scripts/smem_fmax.sh (rtl-gen synth --target-ps, SRAM macros as
+# register boundaries).
 #
 # Usage: scripts/smem_qor.sh [OUT] [LIB...]   (default out/smem_qor, nangate45_typ sky130hd_tt)
 # Environment: RTL (rtl-gen binary, default target/release/rtl-gen), PDK (the liberty folder,

@@ -20,6 +20,10 @@ With --target-ps PS (needs --liberty) the flow is timing-driven: ABC maps for th
 (map -D), buffers high fanout and up- and down-sizes gates for it; a hasher's cfg_i-only logic is
 mapped for area outside the target (a false path from cfg_i, no flip-flops).
 
+A black-box module in the design (an SRAM macro's model marked (* blackbox *), as `rtl-gen smem
+--sram-macro` writes it) is not synthesized and bounds paths like a register: its read data
+starts paths (the group `macros`) and its inputs end them.
+
 Writes <DIR>/synth.json (the report, the tool versions, the library and the command that
 reproduces it); scripts, logs and the mapped netlist stay in <DIR>/synth/.
 
@@ -28,11 +32,13 @@ Examples:
   rtl-gen synth out/hash_bvxor_n14_b32_cfg --liberty ../shared/pdk/nangate45_typ.lib.gz
   rtl-gen synth out/hash_bvxor_n14_b32_cfg --liberty ../shared/pdk/nangate45_typ.lib.gz \\
       --target-ps 150
+  rtl-gen synth out/smem_l32_b32_d512_bvxor_cfg_macro \\
+      --liberty ../shared/pdk/nangate45_typ.lib.gz --target-ps 1000
 
 Exit status: 0 on success, 2 on an error (no Yosys, unreadable liberty, design rejected, a
 target that is not a positive number of ps or has no --liberty).")]
 pub struct SynthArgs {
-    /// A block folder written by `rtl-gen hash`, `rap` or `d2ma`.
+    /// A block folder written by `rtl-gen hash`, `rap`, `d2ma` or `smem`.
     dir: PathBuf,
     /// A liberty file (plain or gzipped) to map to; without it, Yosys' generic gates.
     #[arg(long)]

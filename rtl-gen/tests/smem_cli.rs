@@ -261,3 +261,55 @@ fn a_replay_counts_the_cycles_worked_out_by_hand() {
     assert_schema("manifest.schema.json", &broken);
     assert!(!schema_errors("manifest.schema.json", &v).is_empty());
 }
+
+/// `rtl-gen synth --target-ps` times a memory whose banks are SRAM macros (black boxes): their
+/// read data starts paths (the group `macros`), their inputs end them, and the register-limited
+/// delay is the slowest group (docs/QOR.md, "Shared memory"; `scripts/smem_fmax.sh` runs the
+/// 32 x 32 case). Skipped when the NanGate45 library is absent.
+#[test]
+fn synth_times_sram_macros_as_register_boundaries() {
+    let lib = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/pdk/nangate45_typ.lib.gz"
+    );
+    if !Path::new(lib).is_file() {
+        println!("note: {lib} is absent; liberty test skipped");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let shape = ["--lanes", "4", "--banks", "4", "--depth", "4"];
+    let o = smem(
+        &[&shape[..], &["--sram-macro", "sram_4x32", "--vectors", "1"]].concat(),
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let block = tmp.path().join("smem_l4_b4_d4_macro");
+    let o = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(["synth", block.to_str().unwrap(), "--liberty", lib])
+        .args(["--target-ps", "1000", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &v["report"];
+    let paths = r["paths"].as_array().unwrap();
+    let group = |name: &str| paths.iter().find(|p| p["from"] == name);
+    let macros = group("macros").expect("a group starts at the macros' read data");
+    assert!(
+        macros["start"]
+            .as_str()
+            .unwrap()
+            .contains(".u_sram.rdata_o["),
+        "{macros}"
+    );
+    // The macros' pins end paths: the clock reaches only theirs (and no logic on the way).
+    let clock = group("clk_i").expect("the clock reaches the macros' clock pins");
+    assert!(clock["end"].as_str().unwrap().ends_with(".u_sram.clk_i"));
+    let slowest = paths
+        .iter()
+        .map(|p| p["delay_ps"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert!(slowest > 0.0);
+    assert_eq!(r["reg_delay_ps"].as_f64(), Some(slowest));
+    assert_eq!(r["target_ps"], 1000.0);
+}

@@ -147,10 +147,10 @@ pub struct SynthReport {
     /// The input ports treated as static (see [`Timing::static_inputs`]).
     #[serde(default)]
     pub static_inputs: Vec<String>,
-    /// Liberty mode: the slowest path from each input port and from the flip-flops (a group
-    /// that reaches no output or flip-flop input is left out), from the crate's static timing
-    /// of the mapped netlist (`crate::sta`), each group alone with the others' start points
-    /// held still. For a bank hasher, the `addr_i` group is the address-to-bank delay and
+    /// Liberty mode: the slowest path from each input port, from the flip-flops and from the
+    /// outputs of black-box macros (group `macros`; a group that reaches no end point is left
+    /// out), from the crate's static timing of the mapped netlist (`crate::sta`), each group
+    /// alone with the others' start points held still. For a bank hasher, the `addr_i` group is the address-to-bank delay and
     /// `cfg_i` the configuration-to-bank delay.
     #[serde(default)]
     pub paths: Vec<GroupPath>,

@@ -21,6 +21,12 @@
 //! A group's delay is then the latest arrival it causes at any end point: the other groups' start
 //! points are treated as false paths (`set_false_path -from`), which is exact for an input held
 //! constant while the circuit runs.
+//!
+//! A cell whose type is a black-box module of the netlist (a module with the `blackbox`
+//! attribute, such as an SRAM macro's behavioural model marked `(* blackbox *)`) is a register
+//! boundary, as ABC sees it: its outputs are start points (group [`MACROS`], arriving at 0 like
+//! a flip-flop's Q, the macro's own clock-to-output not counted) and every input bit is an end
+//! point (its pin capacitance unknown, so it loads its net with 0 fF, like an output port).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,6 +37,8 @@ use crate::nldm::{worst, Cell, Library, RiseFall, Sense};
 
 /// The label of the path group that starts at flip-flop outputs.
 pub const FLIP_FLOPS: &str = "flip-flops";
+/// The label of the path group that starts at the outputs of black-box macros.
+pub const MACROS: &str = "macros";
 
 /// The slowest path of one path group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,6 +71,9 @@ struct JsonDesign {
 
 #[derive(Debug, Deserialize)]
 struct JsonModule {
+    /// Yosys attributes: a black box has `blackbox`.
+    #[serde(default)]
+    attributes: BTreeMap<String, serde_json::Value>,
     #[serde(default)]
     ports: BTreeMap<String, JsonPort>,
     #[serde(default)]
@@ -79,6 +90,9 @@ struct JsonPort {
 struct JsonCell {
     #[serde(rename = "type")]
     cell_type: String,
+    /// Pin directions (`input`, `output`), which Yosys writes for black-box cells.
+    #[serde(default)]
+    port_directions: BTreeMap<String, String>,
     connections: BTreeMap<String, Vec<Bit>>,
 }
 
@@ -118,7 +132,13 @@ fn net(bit: &Bit) -> Option<usize> {
     }
 }
 
-fn graph<'a>(module: &'a JsonModule, lib: &'a Library) -> Result<Graph<'a>, String> {
+/// Builds the timing graph of `module`; cells whose type is in `macros` (black-box modules) are
+/// register boundaries.
+fn graph<'a>(
+    module: &'a JsonModule,
+    lib: &'a Library,
+    macros: &BTreeSet<&str>,
+) -> Result<Graph<'a>, String> {
     let mut g = Graph {
         cells: Vec::new(),
         drivers: BTreeMap::new(),
@@ -149,6 +169,22 @@ fn graph<'a>(module: &'a JsonModule, lib: &'a Library) -> Result<Graph<'a>, Stri
         }
     }
     for (cell_name, jc) in &module.cells {
+        if macros.contains(jc.cell_type.as_str()) {
+            for (pin, bits) in &jc.connections {
+                let output = jc.port_directions.get(pin).map(String::as_str) == Some("output");
+                for (i, bit) in bits.iter().enumerate() {
+                    let Some(n) = net(bit) else { continue };
+                    let name = format!("{cell_name}.{}", bit_name(pin, i, bits.len()));
+                    if output {
+                        let group = group_of(MACROS, &mut g.groups);
+                        g.drivers.insert(n, Driver::Start(group, name));
+                    } else {
+                        g.ends.push((n, name));
+                    }
+                }
+            }
+            continue;
+        }
         let cell = lib.cells.get(&jc.cell_type).ok_or_else(|| {
             format!(
                 "cell {cell_name} is a {}, which the library does not have",
@@ -387,9 +423,15 @@ pub fn analyze(liberty: &str, netlist_json: &str, top: &str) -> Result<Vec<Group
         .values()
         .map(|c| c.cell_type.as_str())
         .collect();
-    let group = lib_syntax::parse(liberty, &|c| used.contains(c))?;
+    let macros: BTreeSet<&str> = design
+        .modules
+        .iter()
+        .filter(|(_, m)| m.attributes.contains_key("blackbox"))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let group = lib_syntax::parse(liberty, &|c| used.contains(c) && !macros.contains(c))?;
     let lib = Library::from_group(&group)?;
-    analyze_graph(&graph(module, &lib)?)
+    analyze_graph(&graph(module, &lib, &macros)?)
 }
 
 #[cfg(test)]
@@ -476,6 +518,46 @@ mod tests {
             (0.0, "f1.Q", "r[0]", 0)
         );
         // clk reaches only a clock pin: no group.
+    }
+
+    /// A black-box macro `sram` (two-bit address, one-bit read data): input `a` reaches its
+    /// `addr_i[1]` through an inverter, its `rdata_o` reaches output `y` through another.
+    const MACRO_NETLIST: &str = r#"{"modules": {
+  "sram": {"attributes": {"blackbox": "00000000000000000000000000000001"},
+    "ports": {"addr_i": {"direction": "input", "bits": [2, 3]},
+              "rdata_o": {"direction": "output", "bits": [4]}}},
+  "top": {
+    "ports": {
+      "a": {"direction": "input", "bits": [2]},
+      "y": {"direction": "output", "bits": [6]}
+    },
+    "cells": {
+      "i1": {"type": "INV", "connections": {"A": [2], "Y": [3]}},
+      "m1": {"type": "sram", "port_directions": {"addr_i": "input", "rdata_o": "output"},
+             "connections": {"addr_i": ["0", 3], "rdata_o": [4]}},
+      "i2": {"type": "INV", "connections": {"A": [4], "Y": [6]}}
+    }
+  }
+}}"#;
+
+    #[test]
+    fn black_box_macros_are_register_boundaries() {
+        let paths = analyze(LIB, MACRO_NETLIST, "top").unwrap();
+        let by: BTreeMap<&str, &GroupPath> = paths.iter().map(|p| (p.from.as_str(), p)).collect();
+        assert_eq!(by.keys().copied().collect::<Vec<_>>(), ["a", MACROS]);
+        // a -> i1 -> m1.addr_i[1]: the macro's pin loads 0 fF, so 10 ps, and the path ends
+        // there (it does not run on through the macro to y).
+        let a = by["a"];
+        assert_eq!(
+            (a.delay_ps, a.start.as_str(), a.end.as_str(), a.cells),
+            (10.0, "a", "m1.addr_i[1]", 1)
+        );
+        // m1.rdata_o starts a path at 0: i2 into the output port, 10 ps.
+        let m = by[MACROS];
+        assert_eq!(
+            (m.delay_ps, m.start.as_str(), m.end.as_str(), m.cells),
+            (10.0, "m1.rdata_o", "y", 1)
+        );
     }
 
     #[test]
