@@ -642,11 +642,21 @@ fn decoded(m: &mut Module, name: &str, raw: &Signal) -> Signal {
                     &format!("{name}_{}_code", f.name),
                     code.slice(f.width - 1, RUN_CODE_BITS),
                 );
-                Expr::mux(
-                    code.bit(t),
-                    Expr::constant(1, f.width).shl(code.slice(3, 0)),
-                    code.slice(t - 1, 0).zext(f.width),
-                )
+                // Bit k: the flag and a log2 of k, or the low byte's bit k (a decoder per bit,
+                // not a shifter: two gates deep).
+                let lg = code.slice(3, 0);
+                let bits: Vec<Expr> = (0..f.width)
+                    .rev()
+                    .map(|k| {
+                        let low = if k < t {
+                            code.bit(k)
+                        } else {
+                            Expr::constant(0, 1)
+                        };
+                        Expr::mux(code.bit(t), lg.clone().eq(Expr::constant(k.into(), 4)), low)
+                    })
+                    .collect();
+                Expr::concat(bits)
             }
             _ => bits,
         });
