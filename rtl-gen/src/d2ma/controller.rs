@@ -85,13 +85,18 @@ fn span_stage<const N: usize>(m: &mut Module, k: u32, values: [(&str, Expr); N])
 
 impl SpanUnit {
     /// Builds the unit inside `m`, fed by the entry `written` (the addressed entry with the
-    /// command's part replaced, as stored), the completing command `fin` and its (CTA, buffer).
+    /// command's part replaced, as the table holds it: a coded run's code in its low bits), the
+    /// completing command `fin` and its (CTA, buffer).
     fn build(m: &mut Module, written: &Signal, fin: Expr, cta: &Signal, buf: &Signal) -> Self {
         // Step 1: the span fields.
         let f = |name: &str| entry_field(written, name);
         // The table keeps the halo rows' low byte (`NARROWED`).
         let (hr_bits, t) = (TILE_DIM_BITS, TILE_DIM_BITS);
         let hr_field = field("halo_rows");
+        // The halo columns or bank run as the table holds it (its code), decoded in step 2:
+        // the command's cycle reads the table through a multiplexer already.
+        let hc_field = field("halo_cols");
+        let hc_code = written.slice(hc_field.lsb + RUN_CODE_BITS - 1, hc_field.lsb);
         let valid1 = m.register("span1_valid", fin, 0);
         let mode = m.wire_of("span_mode", f("mode"));
         let [cta1, buf1, count, two_d, halo, bank1, hr, hc, size1, shared1] = span_stage(
@@ -108,7 +113,7 @@ impl SpanUnit {
                     "halo_rows",
                     written.slice(hr_field.lsb + hr_bits - 1, hr_field.lsb),
                 ),
-                ("halo_cols", f("halo_cols")),
+                ("halo_cols_code", hc_code),
                 ("size", f("size")),
                 ("shared", f("shared")),
             ],
@@ -117,6 +122,7 @@ impl SpanUnit {
         // columns are the tile's plus twice the halo's (halo mode), on 10 bits; a halo column
         // count above the low byte (never valid) saturates the guard. A 1-D tile is one row
         // of `count` columns.
+        let hc = m.wire_of("span_halo_cols", decode_run(&hc, hc_field.width));
         let dim = |x: Expr| x.zext(DIM_BITS);
         let in_halo = |x: Expr| Expr::mux(halo.expr(), x.clone(), Expr::zeros(x.width()));
         let twice = |x: Expr| dim(in_halo(x)).shl(Expr::constant(1, 1));
@@ -354,11 +360,10 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         Expr::concat(parts)
     };
     let [global, shape, halo] = Part::ALL.map(|part| replaced(&mut m, part));
-    let written_raw = m.wire_of(
-        "cfg_written_raw",
+    let written = m.wire_of(
+        "cfg_written",
         Expr::select(vec![(part_is(0), global), (part_is(1), shape)], halo),
     );
-    let written = decoded(&mut m, "cfg_written", &written_raw);
     let onehot = m.wire_of(
         "cfg_onehot",
         Expr::select(
@@ -388,13 +393,18 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     );
     let span = SpanUnit::build(&mut m, &written, fin.expr(), &cfg_cta, &cfg_buf);
     // The fields no guard end depends on: the global base, the stride, the region and the
-    // halo constant; and the halo rows' upper bits, which the table does not store.
-    let [stride, region, halo_const, halo_rows] =
-        ["stride", "region", "halo_const", "halo_rows"].map(field);
+    // halo constant; and the halo rows' upper bits and the run code's unused ones, which the
+    // table does not store.
+    let [stride, region, halo_const, halo_rows, halo_cols] =
+        ["stride", "region", "halo_const", "halo_rows", "halo_cols"].map(field);
     m.sink_unused(
         "cfg_written",
         Expr::concat(vec![
             written.slice(halo_const.lsb + halo_const.width - 1, region.lsb),
+            written.slice(
+                halo_cols.lsb + halo_cols.width - 1,
+                halo_cols.lsb + RUN_CODE_BITS,
+            ),
             written.slice(
                 halo_rows.lsb + halo_rows.width - 1,
                 halo_rows.lsb + TILE_DIM_BITS,
@@ -631,7 +641,6 @@ fn raw_value(m: &mut Module, name: &str, data: &Signal, run: &Run) -> Expr {
 /// The entry held raw in `raw` (a coded run field's code in its low bits) as the array shows
 /// it: each coded field decoded, `1 << log2` when the code's flag is set, else its low byte.
 fn decoded(m: &mut Module, name: &str, raw: &Signal) -> Signal {
-    let t = TILE_DIM_BITS;
     let mut pieces = Vec::new();
     for f in FIELDS.iter() {
         let bits = raw.slice(f.lsb + f.width - 1, f.lsb);
@@ -642,27 +651,33 @@ fn decoded(m: &mut Module, name: &str, raw: &Signal) -> Signal {
                     &format!("{name}_{}_code", f.name),
                     code.slice(f.width - 1, RUN_CODE_BITS),
                 );
-                // Bit k: the flag and a log2 of k, or the low byte's bit k (a decoder per bit,
-                // not a shifter: two gates deep).
-                let lg = code.slice(3, 0);
-                let bits: Vec<Expr> = (0..f.width)
-                    .rev()
-                    .map(|k| {
-                        let low = if k < t {
-                            code.bit(k)
-                        } else {
-                            Expr::constant(0, 1)
-                        };
-                        Expr::mux(code.bit(t), lg.clone().eq(Expr::constant(k.into(), 4)), low)
-                    })
-                    .collect();
-                Expr::concat(bits)
+                decode_run(&code, f.width)
             }
             _ => bits,
         });
     }
     pieces.reverse();
     m.wire_of(name, Expr::concat(pieces))
+}
+
+/// The `width`-bit value of the run code in the low bits of `code` ([`encode_run`]): bit `k`
+/// is the flag and a log2 of `k`, or the low byte's bit `k` (a decoder per bit, not a shifter:
+/// two gates deep).
+fn decode_run(code: &Signal, width: u32) -> Expr {
+    let t = TILE_DIM_BITS;
+    let lg = code.slice(3, 0);
+    let bits: Vec<Expr> = (0..width)
+        .rev()
+        .map(|k| {
+            let low = if k < t {
+                code.bit(k)
+            } else {
+                Expr::constant(0, 1)
+            };
+            Expr::mux(code.bit(t), lg.clone().eq(Expr::constant(k.into(), 4)), low)
+        })
+        .collect();
+    Expr::concat(bits)
 }
 
 /// The table's storage in one of the [`Storage`] styles: each entry's configuration parts

@@ -33,6 +33,14 @@ pub fn raw_check(design: &D2maDesign, input: &RawIn) -> (bool, u64) {
     (wait, input.done.map_or(0, |c| 1 << c))
 }
 
+/// The log2 of a power of two as the controller's hardware takes it for any value: the OR of
+/// the set bits' indices.
+fn or_log2(x: u16) -> u32 {
+    (0..16)
+        .filter(|i| x >> i & 1 == 1)
+        .fold(0, |acc, i| acc | i)
+}
+
 /// The entry as the controller array stores it
 /// ([`NARROWED`](super::fields::NARROWED)): the halo rows and the region keep only their low
 /// bits; a halo column count or bank run above 255 becomes the power of two of its log2 (the
@@ -46,9 +54,7 @@ pub fn stored(e: &BufferEntry) -> BufferEntry {
     let run = if e.halo_cols >> TILE_DIM_BITS == 0 {
         e.halo_cols
     } else {
-        1 << (0..16)
-            .filter(|i| e.halo_cols >> i & 1 == 1)
-            .fold(0u32, |acc, i| acc | i)
+        1 << or_log2(e.halo_cols)
     };
     BufferEntry {
         halo_rows: low("halo_rows", e.halo_rows),
@@ -83,9 +89,7 @@ pub fn hw_guard_end(e: &BufferEntry) -> u32 {
     let slots = if wide || last >= 1 << 16 {
         1 << 16
     } else {
-        let lg = (0..16)
-            .filter(|i| e.halo_cols >> i & 1 == 1)
-            .fold(0u32, |acc, i| acc | i);
+        let lg = or_log2(e.halo_cols);
         last + if bank { last >> lg } else { 0 } + 1
     };
     let end = u64::from(e.shared) + (slots << e.size);
