@@ -18,23 +18,31 @@
 //!   completed entry therefore writes the global base last. A completion wins over an
 //!   ignition of the same entry in the same cycle.
 
-use super::fields::{entry_field, mode_is, tile_extent, MODE_BANK, MODE_HALO, WALK_BITS};
+use super::fields::{
+    entry_field, mode_is, narrowing, Narrowing, MODE_BANK, MODE_HALO, RUN_CODE_BITS, TILE_DIM_BITS,
+};
 use super::raw_check::END_BITS;
 use super::{D2maDesign, Storage, CFG_DATA_BITS, PART_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
-use models::d2ma::entry::{field, Part, ENTRY_BITS, SHARED_SPACE};
+use models::d2ma::entry::{field, Part, ENTRY_BITS, FIELDS, SHARED_SPACE};
+use std::collections::BTreeMap;
 use std::ops::{Add, Mul, Not, Shl, Shr, Sub};
 
-/// Bits of a walk's element count: rows times columns, each [`WALK_BITS`] wide.
-const ELEMENT_BITS: u32 = 2 * WALK_BITS + 1;
+/// Bits of a 2-D walk's rows and columns in the span unit: a valid halo is at most the tile,
+/// so a walked dimension is at most 3 x 255 = 765 (a halo column count with bits above the
+/// low byte saturates the guard instead).
+const DIM_BITS: u32 = 10;
 
-/// An element count at or above `2^SATURATED_BITS` gives a guard end at the end of the shared
-/// space whatever the bank pads, the element size and the shared base: the span unit's last
-/// steps saturate it there and work on 17 bits.
+/// Bits of the element count less one: the product of two [`DIM_BITS`] dimensions.
+const COUNT_BITS: u32 = 2 * DIM_BITS;
+
+/// An element count above `2^SATURATED_BITS` gives a guard end at the end of the shared space
+/// whatever the bank pads, the element size and the shared base: the span unit's last steps
+/// saturate it there and work on 17 bits.
 const SATURATED_BITS: u32 = SHARED_BITS;
 
 /// Bits of the span in slots (elements and bank pads) after saturation.
-const SLOT_BITS: u32 = SATURATED_BITS + 2;
+const SLOT_BITS: u32 = SATURATED_BITS + 1;
 
 /// Bits of the guard's unclamped end: the shared base plus the slots shifted by up to 3 for
 /// the element size.
@@ -46,14 +54,16 @@ pub const SPAN_LATENCY: u32 = 4;
 
 /// The span unit: the guard end `min(shared + span, 0x10000)` of an entry just completed (see
 /// `models::d2ma::raw::Guard` and `cycle::hw_guard_end`), in five steps with a register stage
-/// after each of the first four, so that no step holds more than one wide operation (the
-/// multiplier alone is about one 1 GHz cycle at NanGate45):
+/// after each of the first four, so that no step holds more than one wide operation:
 /// 1. the command's cycle: the entry's span fields (the addressed entry with the command's
 ///    part replaced), into `span1_*`;
-/// 2. the walked rows and columns (halo included) and the bank run's log2, into `span2_*`;
-/// 3. the element count `rows x cols`, into `span3_*`;
-/// 4. the count plus the bank pads `(n - 1) >> log2(run)` (a count at or above `2^16`
-///    saturated at `2^16`: the end is then the end of the shared space), into `span4_*`;
+/// 2. the walked rows and columns (halo included; 10 bits each for a 2-D tile, the count for
+///    a 1-D one) and the bank run's log2, into `span2_*`;
+/// 3. the element count less one, `rows x cols - 1` (10 x 10 bits) or `count - 1`, into
+///    `span3_*`;
+/// 4. that plus the bank pads `(n - 1) >> log2(run)` plus one (the carry into the adder), or
+///    `2^16` when the count is above `2^16` (the end is then the end of the shared space),
+///    into `span4_*`: the slots;
 /// 5. shifted by the element size, added to the shared base and clamped: the end, written into
 ///    the entry's guard-end cells at the edge that makes the entry busy.
 ///
@@ -75,12 +85,21 @@ fn span_stage<const N: usize>(m: &mut Module, k: u32, values: [(&str, Expr); N])
 
 impl SpanUnit {
     /// Builds the unit inside `m`, fed by the entry `written` (the addressed entry with the
-    /// command's part replaced), the completing command `fin` and its (CTA, buffer).
+    /// command's part replaced, as the table holds it: a coded run's code in its low bits), the
+    /// completing command `fin` and its (CTA, buffer).
     fn build(m: &mut Module, written: &Signal, fin: Expr, cta: &Signal, buf: &Signal) -> Self {
         // Step 1: the span fields.
         let f = |name: &str| entry_field(written, name);
+        // The table keeps the halo rows' low byte (`NARROWED`).
+        let (hr_bits, t) = (TILE_DIM_BITS, TILE_DIM_BITS);
+        let hr_field = field("halo_rows");
+        // The halo columns or bank run as the table holds it (its code), decoded in step 2:
+        // the command's cycle reads the table through a multiplexer already.
+        let hc_field = field("halo_cols");
+        let hc_code = written.slice(hc_field.lsb + RUN_CODE_BITS - 1, hc_field.lsb);
         let valid1 = m.register("span1_valid", fin, 0);
-        let [cta1, buf1, count, two_d, mode, hr, hc, size1, shared1] = span_stage(
+        let mode = m.wire_of("span_mode", f("mode"));
+        let [cta1, buf1, count, two_d, halo, bank1, hr, hc, size1, shared1] = span_stage(
             m,
             1,
             [
@@ -88,84 +107,91 @@ impl SpanUnit {
                 ("buf", buf.expr()),
                 ("count", f("count")),
                 ("two_d", f("two_d")),
-                ("mode", f("mode")),
-                ("halo_rows", f("halo_rows")),
-                ("halo_cols", f("halo_cols")),
+                ("halo", mode_is(&mode, MODE_HALO)),
+                ("bank", mode_is(&mode, MODE_BANK)),
+                (
+                    "halo_rows",
+                    written.slice(hr_field.lsb + hr_bits - 1, hr_field.lsb),
+                ),
+                ("halo_cols_code", hc_code),
                 ("size", f("size")),
                 ("shared", f("shared")),
             ],
         );
-        // Step 2: the walked extent and the bank run's log2.
-        let halo = mode_is(&mode, MODE_HALO);
-        let (rows, cols) = tile_extent(two_d.expr(), &count);
-        let one = Expr::constant(1, 1);
-        let twice = |x: &Signal| {
-            Expr::mux(
-                halo.clone(),
-                x.expr().zext(WALK_BITS).shl(one.clone()),
-                Expr::constant(0, WALK_BITS),
-            )
-        };
-        // log2 of the (power-of-two) bank run: bit k is the OR of the run's bits whose index
-        // has k.
-        let run_bits = hc.width();
-        let lg_bits: Vec<Expr> = (0..run_bits.trailing_zeros())
-            .rev()
-            .map(|k| {
-                (0..run_bits)
-                    .filter(|i| i >> k & 1 == 1)
-                    .map(|i| hc.bit(i))
-                    .reduce(|a, b| a.or(b))
-                    .unwrap_or_else(|| Expr::constant(0, 1))
-            })
-            .collect();
+        // Step 2: the walked extent and the bank run's log2. A 2-D tile's walked rows and
+        // columns are the tile's plus twice the halo's (halo mode), on 10 bits; a halo column
+        // count above the low byte (never valid) saturates the guard. A 1-D tile is one row
+        // of `count` columns.
+        let hc = m.wire_of("span_halo_cols", decode_run(&hc, hc_field.width));
+        let dim = |x: Expr| x.zext(DIM_BITS);
+        let in_halo = |x: Expr| Expr::mux(halo.expr(), x.clone(), Expr::zeros(x.width()));
+        let twice = |x: Expr| dim(in_halo(x)).shl(Expr::constant(1, 1));
+        let rows = dim(count.slice(2 * t - 1, t)).add(twice(hr.expr()));
+        let cols = dim(count.slice(t - 1, 0)).add(twice(hc.slice(t - 1, 0)));
+        let cols = Expr::mux(two_d.expr(), cols.zext(SHARED_BITS), count.expr());
+        let rows = Expr::mux(two_d.expr(), rows, Expr::constant(1, DIM_BITS));
+        let wide = two_d
+            .expr()
+            .and(in_halo(hc.slice(hc.width() - 1, t)).reduce_or());
         let valid2 = m.register("span2_valid", valid1.expr(), 0);
-        let [cta2, buf2, rows2, cols2, lg2, bank2, size2, shared2] = span_stage(
+        let [cta2, buf2, rows2, cols2, two_d2, wide2, lg2, bank2, size2, shared2] = span_stage(
             m,
             2,
             [
                 ("cta", cta1.expr()),
                 ("buf", buf1.expr()),
-                ("rows", rows.add(twice(&hr))),
-                ("cols", cols.add(twice(&hc))),
-                ("lg", Expr::concat(lg_bits)),
-                ("bank", mode_is(&mode, MODE_BANK)),
+                ("rows", rows),
+                ("cols", cols),
+                ("two_d", two_d.expr()),
+                ("wide", wide),
+                ("lg", or_log2(&hc)),
+                ("bank", bank1.expr()),
                 ("size", size1.expr()),
                 ("shared", shared1.expr()),
             ],
         );
-        // Step 3: the element count.
+        // Step 3: the element count less one (a count of zero wraps to all ones, and
+        // saturates).
         let valid3 = m.register("span3_valid", valid2.expr(), 0);
-        let elements = rows2
+        let one = Expr::constant(1, COUNT_BITS);
+        let product = rows2
             .expr()
-            .zext(ELEMENT_BITS)
-            .mul(cols2.expr().zext(ELEMENT_BITS));
-        let [cta3, buf3, n, lg3, bank3, size3, shared3] = span_stage(
+            .zext(COUNT_BITS)
+            .mul(cols2.slice(DIM_BITS - 1, 0).zext(COUNT_BITS));
+        let last = Expr::mux(
+            two_d2.expr(),
+            product.sub(one.clone()),
+            cols2.expr().zext(COUNT_BITS).sub(one),
+        );
+        let [cta3, buf3, last3, wide3, lg3, bank3, size3, shared3] = span_stage(
             m,
             3,
             [
                 ("cta", cta2.expr()),
                 ("buf", buf2.expr()),
-                ("elements", elements),
+                ("last", last),
+                ("wide", wide2.expr()),
                 ("lg", lg2.expr()),
                 ("bank", bank2.expr()),
                 ("size", size2.expr()),
                 ("shared", shared2.expr()),
             ],
         );
-        // Step 4: the count plus the bank pads, on the count's low 16 bits; a count at or
-        // above 2^16 is replaced by 2^16 at the end, beside the arithmetic rather than before.
-        let sat = Expr::constant(1 << SATURATED_BITS, SLOT_BITS);
-        let big = n.slice(ELEMENT_BITS - 1, SATURATED_BITS).reduce_or();
-        let low = m.wire_of(
-            "span_elements_low",
-            n.slice(SATURATED_BITS - 1, 0).zext(SLOT_BITS),
-        );
+        // Step 4: the slots, `last + pads + 1`, on the low 16 bits of `last`; a count above
+        // 2^16 is replaced by 2^16 beside the arithmetic rather than before it. The one is
+        // the adder's carry in: a low bit set in both operands.
+        let big = wide3
+            .expr()
+            .or(last3.slice(COUNT_BITS - 1, SATURATED_BITS).reduce_or());
+        let low = last3.slice(SATURATED_BITS - 1, 0);
         let pads = Expr::mux(
             bank3.expr(),
-            low.expr().sub(Expr::constant(1, SLOT_BITS)).shr(lg3.expr()),
-            Expr::zeros(SLOT_BITS),
+            low.clone().shr(lg3.expr()),
+            Expr::zeros(SATURATED_BITS),
         );
+        let carry_in = |x: Expr| Expr::concat(vec![x.zext(SLOT_BITS), Expr::constant(1, 1)]);
+        let sum = m.wire_of("span_slots_sum", carry_in(low).add(carry_in(pads)));
+        let sat = Expr::constant(1 << SATURATED_BITS, SLOT_BITS);
         let valid4 = m.register("span4_valid", valid3.expr(), 0);
         let [cta4, buf4, slots, size4, shared4] = span_stage(
             m,
@@ -173,11 +199,12 @@ impl SpanUnit {
             [
                 ("cta", cta3.expr()),
                 ("buf", buf3.expr()),
-                ("slots", Expr::mux(big, sat, low.expr().add(pads))),
+                ("slots", Expr::mux(big, sat, sum.slice(SLOT_BITS, 1))),
                 ("size", size3.expr()),
                 ("shared", shared3.expr()),
             ],
         );
+        m.sink_unused("span_slots_sum", sum.bit(0));
         // Step 5: in bytes from the shared base, clamped to the shared space.
         let bytes = slots.expr().zext(END_FULL_BITS).shl(size4.expr());
         let end = m.wire_of(
@@ -305,6 +332,8 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             .collect();
         entries.push(m.wire_of(&format!("entry{i}"), Expr::concat(parts)));
     }
+    // The entries hold a coded run field's code in its low bits (`entry<i>`, raw): the read
+    // ports select raw entries and decode once, after the selection.
     // The addressed entry with the command's part replaced: only the span unit reads it (the
     // fields of the guard end), so synthesis keeps only those columns of this read port.
     let current = m.wire_of(
@@ -316,27 +345,24 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             Expr::zeros(ENTRY_BITS),
         ),
     );
-    let replaced = |part: Part| {
+    let replaced = |m: &mut Module, part: Part| {
         let (lsb, width) = part.bits();
         let mut parts = Vec::new();
         if lsb + width < ENTRY_BITS {
             parts.push(current.slice(ENTRY_BITS - 1, lsb + width));
         }
-        parts.push(cfg_data.slice(width - 1, 0));
+        parts.push(stored_view(part, |run| {
+            raw_value(m, &format!("cfg_{}", part_name(part)), &cfg_data, run)
+        }));
         if lsb > 0 {
             parts.push(current.slice(lsb - 1, 0));
         }
         Expr::concat(parts)
     };
+    let [global, shape, halo] = Part::ALL.map(|part| replaced(&mut m, part));
     let written = m.wire_of(
         "cfg_written",
-        Expr::select(
-            vec![
-                (part_is(0), replaced(Part::Global)),
-                (part_is(1), replaced(Part::Shape)),
-            ],
-            replaced(Part::Halo),
-        ),
+        Expr::select(vec![(part_is(0), global), (part_is(1), shape)], halo),
     );
     let onehot = m.wire_of(
         "cfg_onehot",
@@ -367,12 +393,22 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
     );
     let span = SpanUnit::build(&mut m, &written, fin.expr(), &cfg_cta, &cfg_buf);
     // The fields no guard end depends on: the global base, the stride, the region and the
-    // halo constant.
-    let [stride, region, halo_const] = ["stride", "region", "halo_const"].map(field);
+    // halo constant; and the halo rows' upper bits and the run code's unused ones, which the
+    // table does not store.
+    let [stride, region, halo_const, halo_rows, halo_cols] =
+        ["stride", "region", "halo_const", "halo_rows", "halo_cols"].map(field);
     m.sink_unused(
         "cfg_written",
         Expr::concat(vec![
             written.slice(halo_const.lsb + halo_const.width - 1, region.lsb),
+            written.slice(
+                halo_cols.lsb + halo_cols.width - 1,
+                halo_cols.lsb + RUN_CODE_BITS,
+            ),
+            written.slice(
+                halo_rows.lsb + halo_rows.width - 1,
+                halo_rows.lsb + TILE_DIM_BITS,
+            ),
             written.slice(stride.lsb + stride.width - 1, stride.lsb),
             written.slice(CFG_DATA_BITS - 1, 0),
         ]),
@@ -462,8 +498,8 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         );
         busy_bits.push(busy_q);
     }
-    m.assign(
-        &rd_entry,
+    let shown = m.wire_of(
+        "rd_raw",
         Expr::select(
             (0..e)
                 .map(|i| {
@@ -474,6 +510,8 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             Expr::zeros(ENTRY_BITS),
         ),
     );
+    let shown = decoded(&mut m, "rd_shown", &shown);
+    m.assign(&rd_entry, shown.expr());
     m
 }
 
@@ -486,6 +524,162 @@ fn part_name(part: Part) -> &'static str {
     }
 }
 
+/// log2 of the power of two held in `x`: bit `k` is the OR of `x`'s bits whose index has bit
+/// `k` (for other values, the OR of the set bits' indices).
+fn or_log2(x: &Signal) -> Expr {
+    let bits = x.width();
+    Expr::concat(
+        (0..bits.next_power_of_two().trailing_zeros())
+            .rev()
+            .map(|k| {
+                (0..bits)
+                    .filter(|i| i >> k & 1 == 1)
+                    .map(|i| x.bit(i))
+                    .reduce(|a, b| a.or(b))
+                    .unwrap_or_else(|| Expr::constant(0, 1))
+            })
+            .collect(),
+    )
+}
+
+/// A run of a part's bits that the array stores: the part's bits `lsb..lsb + width` held in
+/// `stored` cells, as they are or coded ([`Narrowing::Run`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Run {
+    lsb: u32,
+    width: u32,
+    stored: u32,
+    coded: bool,
+}
+
+/// The runs of `part`'s bits (counted from the part's first bit) that the array stores, lowest
+/// first: whole fields, the low bits of a [`Narrowing::Low`] field, a coded run field.
+fn stored_runs(part: Part) -> Vec<Run> {
+    let (first, width) = part.bits();
+    let mut runs: Vec<Run> = Vec::new();
+    for f in FIELDS
+        .iter()
+        .filter(|f| (first..first + width).contains(&f.lsb))
+    {
+        let lsb = f.lsb - first;
+        let run = match narrowing(f.name) {
+            None => Run {
+                lsb,
+                width: f.width,
+                stored: f.width,
+                coded: false,
+            },
+            Some(Narrowing::Low(bits)) => Run {
+                lsb,
+                width: bits,
+                stored: bits,
+                coded: false,
+            },
+            Some(Narrowing::Run) => Run {
+                lsb,
+                width: f.width,
+                stored: RUN_CODE_BITS,
+                coded: true,
+            },
+        };
+        match runs.last_mut() {
+            Some(last) if !last.coded && !run.coded && last.lsb + last.width == lsb => {
+                last.width += run.width;
+                last.stored += run.stored;
+            }
+            _ => runs.push(run),
+        }
+    }
+    runs
+}
+
+/// `part`'s bits as the array stores them: each run's value from `value` (its `width` bits),
+/// zeros in the [`Narrowing::Low`] fields' upper bits.
+fn stored_view(part: Part, mut value: impl FnMut(&Run) -> Expr) -> Expr {
+    let (_, width) = part.bits();
+    let mut pieces = Vec::new();
+    let mut next = 0;
+    for run in stored_runs(part) {
+        if run.lsb > next {
+            pieces.push(Expr::zeros(run.lsb - next));
+        }
+        pieces.push(value(&run));
+        next = run.lsb + run.width;
+    }
+    if width > next {
+        pieces.push(Expr::zeros(width - next));
+    }
+    pieces.reverse();
+    Expr::concat(pieces)
+}
+
+/// The code of the halo column count or bank run in `x` (16 bits): below 256 the value with a
+/// clear flag, else the flag set and the value's log2 ([`or_log2`]).
+fn encode_run(m: &mut Module, name: &str, x: &Signal) -> Expr {
+    let t = TILE_DIM_BITS;
+    let high = m.wire_of(
+        &format!("{name}_run_high"),
+        x.slice(x.width() - 1, t).reduce_or(),
+    );
+    Expr::concat(vec![
+        high.expr(),
+        Expr::mux(high.expr(), or_log2(x).zext(t), x.slice(t - 1, 0)),
+    ])
+}
+
+/// The value of the run `run` of `part` held in `data` (the part's bits, least significant
+/// first) as the table holds it (raw): the bits, or a coded run's code in its low bits.
+fn raw_value(m: &mut Module, name: &str, data: &Signal, run: &Run) -> Expr {
+    let bits = data.slice(run.lsb + run.width - 1, run.lsb);
+    if !run.coded {
+        return bits;
+    }
+    let value = m.wire_of(&format!("{name}_run"), bits);
+    encode_run(m, name, &value).zext(run.width)
+}
+
+/// The entry held raw in `raw` (a coded run field's code in its low bits) as the array shows
+/// it: each coded field decoded, `1 << log2` when the code's flag is set, else its low byte.
+fn decoded(m: &mut Module, name: &str, raw: &Signal) -> Signal {
+    let mut pieces = Vec::new();
+    for f in FIELDS.iter() {
+        let bits = raw.slice(f.lsb + f.width - 1, f.lsb);
+        pieces.push(match narrowing(f.name) {
+            Some(Narrowing::Run) => {
+                let code = m.wire_of(&format!("{name}_{}_code", f.name), bits);
+                m.sink_unused(
+                    &format!("{name}_{}_code", f.name),
+                    code.slice(f.width - 1, RUN_CODE_BITS),
+                );
+                decode_run(&code, f.width)
+            }
+            _ => bits,
+        });
+    }
+    pieces.reverse();
+    m.wire_of(name, Expr::concat(pieces))
+}
+
+/// The `width`-bit value of the run code in the low bits of `code` ([`encode_run`]): bit `k`
+/// is the flag and a log2 of `k`, or the low byte's bit `k` (a decoder per bit, not a shifter:
+/// two gates deep).
+fn decode_run(code: &Signal, width: u32) -> Expr {
+    let t = TILE_DIM_BITS;
+    let lg = code.slice(3, 0);
+    let bits: Vec<Expr> = (0..width)
+        .rev()
+        .map(|k| {
+            let low = if k < t {
+                code.bit(k)
+            } else {
+                Expr::constant(0, 1)
+            };
+            Expr::mux(code.bit(t), lg.clone().eq(Expr::constant(k.into(), 4)), low)
+        })
+        .collect();
+    Expr::concat(bits)
+}
+
 /// The table's storage in one of the [`Storage`] styles: each entry's configuration parts
 /// and its guard end, none of them reset.
 struct TableStore {
@@ -495,6 +689,8 @@ struct TableStore {
     data: Signal,
     /// The guard end as the cells take it (set by [`TableStore::set_end_data`]).
     end_data: Option<Signal>,
+    /// The codes of the coded runs in the command's data, by the run's first bit.
+    codes: BTreeMap<u32, Signal>,
 }
 
 impl TableStore {
@@ -507,6 +703,7 @@ impl TableStore {
             storage,
             data,
             end_data: None,
+            codes: BTreeMap::new(),
         }
     }
 
@@ -527,16 +724,51 @@ impl TableStore {
         }
     }
 
-    /// The cells of one entry's `part`, written from the command's data under `enable`.
+    /// The cells of one entry's `part` (its stored runs, packed; a coded run's code), written
+    /// from the command's data under `enable`; the part's bits as [`stored_view`] shows them,
+    /// raw (a coded run's code in its low bits).
     fn part(&mut self, m: &mut Module, name: &str, part: Part, enable: Expr) -> Expr {
-        let (_, width) = part.bits();
-        let data = if width == self.data.width() {
+        let runs = stored_runs(part);
+        let data = if runs.len() == 1 && runs[0].stored == self.data.width() {
             self.data.clone()
         } else {
-            let slice = self.data.slice(width - 1, 0);
-            m.wire_of(&format!("{name}_data"), slice)
+            let packed = runs
+                .iter()
+                .rev()
+                .map(|run| {
+                    let bits = self.data.slice(run.lsb + run.width - 1, run.lsb);
+                    if run.coded {
+                        self.code(m, part, run)
+                    } else {
+                        bits
+                    }
+                })
+                .collect();
+            m.wire_of(&format!("{name}_data"), Expr::concat(packed))
         };
-        self.cell(m, name, &data, enable).expr()
+        let q = self.cell(m, name, &data, enable);
+        let mut packed = 0;
+        stored_view(part, |run| {
+            packed += run.stored;
+            q.slice(packed - 1, packed - run.stored).zext(run.width)
+        })
+    }
+
+    /// The code of the coded run `run` of `part` in the command's data, computed once for all
+    /// entries.
+    fn code(&mut self, m: &mut Module, part: Part, run: &Run) -> Expr {
+        let name = format!("wdata_{}", part_name(part));
+        self.codes
+            .entry(run.lsb)
+            .or_insert_with(|| {
+                let value = m.wire_of(
+                    &format!("{name}_run"),
+                    self.data.slice(run.lsb + run.width - 1, run.lsb),
+                );
+                let code = encode_run(m, &name, &value);
+                m.wire_of(&format!("{name}_run_code"), code)
+            })
+            .expr()
     }
 
     /// Sets the guard end the entries' end cells take: `cfg_end` (computed from the command

@@ -3,6 +3,7 @@
 //! the state the previous rising edges left (the testbench checks outputs before each edge).
 
 use super::controller::SPAN_LATENCY;
+use super::fields::{narrowing, Narrowing, TILE_DIM_BITS};
 use super::D2maDesign;
 use models::d2ma::entry::Part;
 use models::d2ma::{BufferEntry, Chunk, Guard, Transfer};
@@ -32,33 +33,65 @@ pub fn raw_check(design: &D2maDesign, input: &RawIn) -> (bool, u64) {
     (wait, input.done.map_or(0, |c| 1 << c))
 }
 
-/// The RAW guard end the controller's span unit computes for any field values:
-/// `min(shared + span, 0x10000)` with the span's arithmetic at the hardware's widths (walk
-/// dimensions 18 bits; the element count saturated at `2^16`, beyond which the end is the end
-/// of the shared space anyway; the bank pads and slots on 18 bits; the bank run's log2 as the
-/// OR of its set bits' indices). For valid entries it equals [`Guard::of`]'s end; for others it
-/// is what the RTL does.
+/// The log2 of a power of two as the controller's hardware takes it for any value: the OR of
+/// the set bits' indices.
+fn or_log2(x: u16) -> u32 {
+    (0..16)
+        .filter(|i| x >> i & 1 == 1)
+        .fold(0, |acc, i| acc | i)
+}
+
+/// The entry as the controller array stores it
+/// ([`NARROWED`](super::fields::NARROWED)): the halo rows and the region keep only their low
+/// bits; a halo column count or bank run above 255 becomes the power of two of its log2 (the
+/// OR of its set bits' indices). A valid entry in halo or bank mode is unchanged; in the other
+/// modes the walk reads none of these fields.
+pub fn stored(e: &BufferEntry) -> BufferEntry {
+    let low = |name: &str, x: u16| match narrowing(name) {
+        Some(Narrowing::Low(bits)) => x & ((1 << bits) - 1),
+        other => unreachable!("{name} is kept low, not {other:?}"),
+    };
+    let run = if e.halo_cols >> TILE_DIM_BITS == 0 {
+        e.halo_cols
+    } else {
+        1 << or_log2(e.halo_cols)
+    };
+    BufferEntry {
+        halo_rows: low("halo_rows", e.halo_rows),
+        halo_cols: run,
+        region: low("region", e.region.into()) as u8,
+        ..*e
+    }
+}
+
+/// The RAW guard end the controller's span unit computes for any field values of a stored
+/// entry ([`stored`]): `min(shared + span, 0x10000)` with the span's arithmetic at the
+/// hardware's widths. A 2-D walk's rows and columns are the tile's plus twice the halo's low
+/// byte (halo mode), 10 bits each; a 1-D walk is `count` elements; the element count less one
+/// wraps on 20 bits (a count of zero gives all ones); a count above `2^16`, or a 2-D halo with
+/// columns above the low byte, gives the end of the shared space; the bank pads are the count
+/// less one shifted right by the bank run's log2, taken as the OR of its set bits' indices.
+/// For valid entries it equals [`Guard::of`]'s end; for others it is what the RTL does.
 pub fn hw_guard_end(e: &BufferEntry) -> u32 {
-    let mask18 = (1u64 << 18) - 1;
     let (halo, bank) = (e.mode == 1, e.mode == 2);
-    let (rows, cols) = if e.two_d {
-        (u64::from(e.count >> 8), u64::from(e.count & 0xff))
+    let in_halo = |x: u16| if halo { u64::from(x) } else { 0 };
+    let (last, wide) = if e.two_d {
+        let rows = u64::from(e.count >> 8) + 2 * in_halo(e.halo_rows & 0xff);
+        let cols = u64::from(e.count & 0xff) + 2 * in_halo(e.halo_cols & 0xff);
+        (
+            (rows * cols).wrapping_sub(1),
+            in_halo(e.halo_cols >> 8) != 0,
+        )
     } else {
-        (1, u64::from(e.count))
+        (u64::from(e.count).wrapping_sub(1), false)
     };
-    let twice = |x: u16| if halo { 2 * u64::from(x) } else { 0 };
-    let h = (rows + twice(e.halo_rows)) & mask18;
-    let w = (cols + twice(e.halo_cols)) & mask18;
-    let n = (h * w).min(1 << 16);
-    let lg = (0..16)
-        .filter(|i| e.halo_cols >> i & 1 == 1)
-        .fold(0u32, |acc, i| acc | i);
-    let pads = if bank {
-        (n.wrapping_sub(1) & mask18) >> lg
+    let last = last & ((1 << 20) - 1);
+    let slots = if wide || last >= 1 << 16 {
+        1 << 16
     } else {
-        0
+        let lg = or_log2(e.halo_cols);
+        last + if bank { last >> lg } else { 0 } + 1
     };
-    let slots = (n + pads) & mask18;
     let end = u64::from(e.shared) + (slots << e.size);
     end.min(1 << 16) as u32
 }
@@ -207,7 +240,7 @@ impl ControllerModel {
                 // A fully written entry (busy, or arming) takes no command.
                 if before[i].mask != 0b111 {
                     let e = &mut self.entries[i];
-                    e.entry = e.entry.with_part(part, data);
+                    e.entry = stored(&e.entry.with_part(part, data));
                     e.mask |= 1 << part as u8;
                     e.end = hw_guard_end(&e.entry);
                     if e.mask == 0b111 {
@@ -444,7 +477,10 @@ impl EngineModel {
 
 #[cfg(test)]
 mod tests {
+    use super::super::vectors::random_entry;
     use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
 
     /// The span unit's arithmetic agrees with the golden RAW guard on valid entries.
     #[test]
@@ -487,9 +523,44 @@ mod tests {
                 ..base
             },
         ];
-        for e in cases {
+        // The widest walks the entry allows: a 255 x 255 tile, a halo as large as its tile,
+        // 65535 elements with a bank run of 2^15.
+        let extremes = [
+            BufferEntry {
+                shared: 0,
+                count: 0xffff,
+                size: 0,
+                stride: 255,
+                ..base
+            },
+            BufferEntry {
+                shared: 0,
+                count: 100 << 8 | 70,
+                size: 0,
+                stride: 210,
+                mode: 1,
+                halo_rows: 100,
+                halo_cols: 70,
+                region: 9,
+                ..base
+            },
+            BufferEntry {
+                shared: 0,
+                count: 0xffff,
+                size: 0,
+                stride: 1,
+                two_d: false,
+                mode: 2,
+                halo_cols: 1 << 15,
+                ..base
+            },
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(15);
+        let random = (0..2000).map(|_| random_entry(&mut rng));
+        for e in cases.into_iter().chain(extremes).chain(random) {
             e.validate().unwrap();
-            assert_eq!(hw_guard_end(&e), Guard::of(&e, true).end, "{e:?}");
+            stored(&e).validate().unwrap();
+            assert_eq!(hw_guard_end(&stored(&e)), Guard::of(&e, true).end, "{e:?}");
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Reading a buffer-management-table entry held in a signal (layout in
 //! `models::d2ma::entry`): its fields, its addressing mode and its tile's extent, shared by the
-//! AGEN and the controller array's span unit.
+//! AGEN and the controller array's span unit, and which fields the array stores narrower.
 
 use crate::rtl::{Expr, Signal};
 use models::d2ma::entry::field;
@@ -41,4 +41,32 @@ pub fn tile_extent(two_d: Expr, count: &Signal) -> (Expr, Expr) {
     );
     let cols = Expr::mux(two_d, count.slice(t - 1, 0).zext(wb), count.expr().zext(wb));
     (rows, cols)
+}
+
+/// How the controller array stores an entry field narrower than the entry's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Narrowing {
+    /// Only the field's low bits; the others read as zeros.
+    Low(u32),
+    /// A halo column count (at most 255) or a power-of-two bank run (up to 2^15) in
+    /// [`RUN_CODE_BITS`] bits: below 256 the value itself, else a flag and the value's log2.
+    Run,
+}
+
+/// Bits of a [`Narrowing::Run`] field as stored: a flag and 8 bits.
+pub const RUN_CODE_BITS: u32 = TILE_DIM_BITS + 1;
+
+/// The entry fields the controller array stores narrower than the entry's format: a valid halo
+/// is at most the tile (255 rows and columns), a valid bank run a power of two, a valid
+/// region 1..9. Only a halo-mode walk reads the halo rows, columns and region, only a
+/// bank-mode one the bank run; the read port shows the fields as stored.
+pub const NARROWED: [(&str, Narrowing); 3] = [
+    ("halo_rows", Narrowing::Low(TILE_DIM_BITS)),
+    ("halo_cols", Narrowing::Run),
+    ("region", Narrowing::Low(4)),
+];
+
+/// How the array stores the field `name`, if narrower than the entry's format.
+pub fn narrowing(name: &str) -> Option<Narrowing> {
+    NARROWED.iter().find(|&&(n, _)| n == name).map(|&(_, k)| k)
 }

@@ -1,6 +1,6 @@
-//! The controller array's vectors (one a cycle): random configuration commands of valid
-//! entries (parts in any order, writes to busy entries, part code 3), ignitions, completions
-//! and reads.
+//! The controller array's vectors (one a cycle): random configuration commands, mostly parts
+//! of valid entries, sometimes any bits (parts in any order, writes to busy entries, part code
+//! 3), ignitions, completions and reads.
 
 use super::super::cycle::{ControllerIn, ControllerModel};
 use super::super::raw_check::END_BITS;
@@ -32,9 +32,12 @@ pub fn vectors(design: &D2maDesign, plan: &D2maPlan, rng: &mut ChaCha8Rng) -> Ve
             } else {
                 rng.gen_range(0..3)
             };
-            let data = Part::ALL.get(part as usize).map_or(rng.gen(), |&p| {
-                pool[rng.gen_range(0..pool.len())].part_value(p)
-            });
+            // Now and then any bits (fields out of range, invalid entries): the array stores
+            // and guards them as `cycle::stored` and `cycle::hw_guard_end` say.
+            let data = match Part::ALL.get(part as usize) {
+                Some(&p) if rng.gen_bool(0.9) => pool[rng.gen_range(0..pool.len())].part_value(p),
+                _ => rng.gen(),
+            };
             (c, b, part, data)
         });
         let ignite = rng.gen_bool(0.3).then(|| pick(rng));
