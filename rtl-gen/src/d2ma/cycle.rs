@@ -3,6 +3,7 @@
 //! the state the previous rising edges left (the testbench checks outputs before each edge).
 
 use super::controller::SPAN_LATENCY;
+use super::engine::INFLIGHT_BITS;
 use super::fields::{narrowing, Narrowing, TILE_DIM_BITS};
 use super::D2maDesign;
 use models::d2ma::entry::Part;
@@ -451,7 +452,7 @@ impl EngineModel {
         if let Some((c, buf)) = input.resp {
             if c < self.design.ctas && buf < b {
                 let i = (c * b + buf) as usize;
-                self.inflight[i] = self.inflight[i].wrapping_sub(1) & ((1 << 20) - 1);
+                self.inflight[i] = self.inflight[i].wrapping_sub(1) & ((1 << INFLIGHT_BITS) - 1);
             }
         }
         if let Some(i) = complete {

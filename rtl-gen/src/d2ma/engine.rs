@@ -12,7 +12,7 @@
 //!   (shared address, offset in the segment, bytes, halo constant) with the same tag, for the
 //!   MSHR's shared-address field and the halo constant stores.
 //! - `mem_resp_*`: a response for a tagged request, in any order. Each entry counts its
-//!   requests in flight (20 bits); it completes when its walk has ended and the count is zero.
+//!   requests in flight (16 bits); it completes when its walk has ended and the count is zero.
 //!   One completion a cycle (lowest index first) frees the entry and releases the CTA.
 
 use super::writeback::DataPath;
@@ -20,10 +20,13 @@ use super::{agen, controller, extent, raw_check, writeback, D2maDesign, Unit};
 use super::{CFG_DATA_BITS, CHUNK_BYTES_BITS, PART_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
 use std::collections::BTreeMap;
-use std::ops::{Add, Not, Sub};
+use std::ops::Not;
 
-/// Bits of an entry's count of requests in flight.
-pub const INFLIGHT_BITS: u32 = 20;
+/// Bits of an entry's count of requests in flight. A request carries at least one element, so
+/// a valid 1-D transfer issues at most 65 535 (its 16-bit count); a 2-D walk issues at most
+/// one request per segment its row touches, `bytes / 32 + 2` per row, and its bytes fit the
+/// 64 KB shared space: at most `65536 / 32 + 2 x 765` requests. 16 bits hold either.
+pub const INFLIGHT_BITS: u32 = 16;
 
 /// The sub-designs the engine instantiates: AGEN, controller array, RAW check.
 pub fn parts(design: &D2maDesign) -> [D2maDesign; 3] {
@@ -458,15 +461,14 @@ fn count_responses(
         let (cnt, cnt_d) = m.state(&format!("inflight{i}"), INFLIGHT_BITS, 0);
         let (walked, walked_d) = m.state(&format!("walked{i}"), 1, 0);
         let mine = m.wire_of(&format!("walking{i}"), at(cur_cta, cur_buf, i));
-        let inc = ag["req_valid_o"]
-            .expr()
-            .and(mine.expr())
-            .zext(INFLIGHT_BITS);
-        let dec = resp_valid
-            .expr()
-            .and(at(resp_cta, resp_buf, i))
-            .zext(INFLIGHT_BITS);
-        m.assign(&cnt_d, cnt.expr().add(inc).sub(dec));
+        let inc = ag["req_valid_o"].expr().and(mine.expr());
+        let dec = resp_valid.expr().and(at(resp_cta, resp_buf, i));
+        let up = m.wire_of(
+            &format!("inflight{i}_up"),
+            inc.clone().and(dec.clone().not()),
+        );
+        let down = m.wire_of(&format!("inflight{i}_down"), dec.and(inc.not()));
+        m.assign(&cnt_d, up_down(&cnt, &up, &down));
         let fin = m.wire_of(
             &format!("can{i}"),
             busy.bit(i)
@@ -485,4 +487,23 @@ fn count_responses(
             ),
         );
     }
+}
+
+/// `q + up - down` for one-bit `up` and `down` that are never both set, as a counter: bit `k`
+/// toggles when counting up over ones or down over zeros in bits `k-1..0` (no adder).
+fn up_down(q: &Signal, up: &Signal, down: &Signal) -> Expr {
+    let bits = (0..q.width())
+        .map(|k| {
+            let toggle = if k == 0 {
+                up.expr().or(down.expr())
+            } else {
+                let low = q.slice(k - 1, 0);
+                let zeros = low.clone().reduce_or().not();
+                up.expr().and(low.reduce_and()).or(down.expr().and(zeros))
+            };
+            q.bit(k).xor(toggle)
+        })
+        .rev()
+        .collect();
+    Expr::concat(bits)
 }

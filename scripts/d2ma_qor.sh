@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The D²MA table of docs/QOR.md ("D²MA engine beside the paper's Table 3"): every block at the
+# paper's size (8 CTAs x 4 buffers, 128 B segments, 64-bit global addresses), the controller
+# array and the engine in each storage style (flip-flop, clock-gated, latch), the AGEN and the
+# RAW check, each synthesized by `rtl-gen synth` at NanGate45 in the default flow and in the
+# timing-driven flow (`--target-ps TARGET`, default 1000 ps: the clock goal's measure), JOBS
+# syntheses at a time.
+# Every figure is read from the synth.json `rtl-gen synth` writes; nothing is copied by hand.
+#
+# Prints the Markdown table and writes it to OUT/table.md. Columns: *cells* (library cells),
+# *flip-flops* (the report's flip-flop bits), *latches* (the library's latch cells: the table's
+# latches and the clock gates' enable latches), *area* (um²), *delay* (ABC's, every path
+# including those from input ports), *reg-to-reg* (the `flip-flops` group of synth.json's `paths`:
+# the slowest path from any flip-flop, by rtl-gen's own timing of the mapped netlist, the clock
+# goal's measure; `-` for the combinational RAW check), *fmax* (1e6 / reg-to-reg, an
+# upper bound: clock-to-Q, setup and wires are left out), *paper* (Table 3 at 45 nm).
+#
+# Usage: scripts/d2ma_qor.sh [OUT]          (default out/d2ma_qor; OUT is emptied of its
+#                                            d2ma_* folders first)
+# Environment:
+#   JOBS     syntheses at a time (default: the number of CPUs)
+#   BLOCKS   which blocks, a space-separated subset of: controller agen raw-check engine
+#            (default: all four)
+#   STORAGE  storage styles of the controller and engine (default: flip-flop clock-gated latch)
+#   FLOWS    default and/or timing (default: both)
+#   CTAS, BUFFERS, SEGMENT  the size (default 8, 4, 128: the paper's)
+#   TARGET   the timing-driven flow's delay target in ps (default 1000; ABC relaxes paths up to
+#            it, so a target a little under the goal leaves margin for its buffering)
+#   RTL      the rtl-gen binary (default target/release/rtl-gen)
+#   LIB      the liberty file (default ../shared/pdk/nangate45_typ.lib.gz)
+#
+# A benchmark, not a test: each engine synthesis takes 5 to 25 minutes on a loaded 2-core
+# machine. Areas and ABC's delays do not depend on the load.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-out/d2ma_qor}
+JOBS=${JOBS:-$(nproc)}
+BLOCKS=${BLOCKS:-controller agen raw-check engine}
+STORAGE=${STORAGE:-flip-flop clock-gated latch}
+FLOWS=${FLOWS:-default timing}
+CTAS=${CTAS:-8}
+BUFFERS=${BUFFERS:-4}
+SEGMENT=${SEGMENT:-128}
+RTL=${RTL:-target/release/rtl-gen}
+TARGET=${TARGET:-1000}
+LIB=${LIB:-../shared/pdk/nangate45_typ.lib.gz}
+[ -x "$RTL" ] || { echo "error: RTL=$RTL is not an executable rtl-gen (cargo build --release -p rtl-gen)" >&2; exit 2; }
+[ -f "$LIB" ] || { echo "error: LIB=$LIB: no such liberty file" >&2; exit 2; }
+[[ $TARGET =~ ^[1-9][0-9]*$ ]] || { echo "error: TARGET=$TARGET is not a delay in ps (a positive integer)" >&2; exit 2; }
+for flow in $FLOWS; do
+  case $flow in default | timing) ;; *) echo "error: FLOWS: '$flow' is not default or timing" >&2; exit 2 ;; esac
+done
+
+size=(--ctas "$CTAS" --buffers "$BUFFERS" --segment-bytes "$SEGMENT" --vectors 1)
+jobs_file=$(mktemp)
+trap 'rm -f "$jobs_file"' EXIT
+for flow in $FLOWS; do
+  dir=$OUT/$flow
+  mkdir -p "$dir"
+  rm -rf "$dir"/d2ma_*
+  for block in $BLOCKS; do
+    case $block in
+      controller | engine)
+        for s in $STORAGE; do
+          "$RTL" d2ma "$block" "${size[@]}" --storage "$s" --out "$dir" > /dev/null
+        done ;;
+      agen | raw-check) "$RTL" d2ma "$block" "${size[@]}" --out "$dir" > /dev/null ;;
+      *) echo "error: BLOCKS: '$block' is not controller, agen, raw-check or engine" >&2; exit 2 ;;
+    esac
+  done
+  target=()
+  [ "$flow" = timing ] && target=(--target-ps "$TARGET")
+  for d in "$dir"/d2ma_*/; do
+    echo "$RTL synth ${d%/} --liberty $LIB --quiet ${target[*]}" >> "$jobs_file"
+  done
+done
+echo "$(wc -l < "$jobs_file") syntheses, $JOBS at a time, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+# The largest (engines, then controllers) first, so that they do not finish last alone.
+{ grep /d2ma_engine "$jobs_file" || true; grep /d2ma_controller "$jobs_file" || true
+  grep -v -e /d2ma_engine -e /d2ma_controller "$jobs_file" || true; } |
+  xargs -P "$JOBS" -I{} sh -c '{} > /dev/null && echo "done: {}" >&2'
+echo "finished, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+
+python3 - "$OUT" "$FLOWS" > "$OUT/table.md" <<'EOF'
+import json, pathlib, sys
+out, flows = pathlib.Path(sys.argv[1]), sys.argv[2].split()
+# Table 3 of the paper (45 nm, per shader).
+paper = {"controller": "45 169.4", "agen": "2 246.6", "raw_check": "1 493.8", "engine": "54 604.3"}
+label = {"controller": "controller array", "agen": "AGEN", "raw_check": "RAW check",
+         "engine": "engine"}
+order = ["controller", "agen", "raw_check", "engine"]
+styles = {"": "flip-flop", "_cg": "clock-gated", "_lat": "latch"}
+def num(x, digits=1):
+    text = f"{x:,.{digits}f}".replace(",", " ")
+    return text
+rows = []
+for flow in flows:
+    for path in sorted((out / flow).glob("d2ma_*/synth.json")):
+        top = path.parent.name
+        r = json.loads(path.read_text())["report"]
+        block = next(b for b in order if top.startswith(f"d2ma_{b}"))
+        storage = "-"
+        if block in ("controller", "engine"):
+            storage = styles["_" + top.rsplit("_", 1)[1] if top.endswith(("_cg", "_lat")) else ""]
+        latches = sum(n for c, n in r["cells"].items() if c.startswith(("DLH", "DLL", "TLAT")))
+        ff = next((p for p in r.get("paths", []) if p["from"] == "flip-flops"), None)
+        reg = f"{num(ff['delay_ps'])}" if ff and r["registers"] else "- (combinational)"
+        fmax = f"{num(1e6 / ff['delay_ps'])}" if ff and r["registers"] else "-"
+        rows.append((order.index(block), list(styles.values()).index(storage) if storage != "-" else 0,
+                     flows.index(flow),
+                     f"| {label[block]} (`{top}`) | {storage} | {flow} | {num(r['cell_count'], 0)} "
+                     f"| {num(r['registers'], 0)} | {num(latches, 0)} | {num(r['area_um2'])} "
+                     f"| {num(r['delay_ps'])} | {reg} | {fmax} | {paper[block]} |"))
+print("| block | storage | flow | cells | flip-flops | latches | area (um²) | delay (ps) "
+      "| reg-to-reg (ps) | fmax (MHz, upper bound) | paper (um²) |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+for row in sorted(rows):
+    print(row[3])
+EOF
+cat "$OUT/table.md"
+echo "wrote $OUT/table.md" >&2
