@@ -772,20 +772,38 @@ impl TableStore {
     }
 
     /// Sets the guard end the entries' end cells take: `cfg_end` (computed from the command
-    /// and the table), through a write-data flip-flop stage for latches.
+    /// and the table), through a write-data flip-flop stage (`wend_q`) for latches and
+    /// clock-gated flip-flops, so that the span unit's last step loads one flip-flop per bit
+    /// instead of every entry's gated cells.
     fn set_end_data(&mut self, m: &mut Module, cfg_end: &Signal) {
         self.end_data = Some(match self.storage {
-            Storage::FlipFlop | Storage::ClockGated => cfg_end.clone(),
-            Storage::Latch => m.register_unreset("wend_q", cfg_end.expr(), None, None),
+            Storage::FlipFlop => cfg_end.clone(),
+            Storage::ClockGated | Storage::Latch => {
+                m.register_unreset("wend_q", cfg_end.expr(), None, None)
+            }
         });
     }
 
-    /// An entry's guard-end cells, written under `enable`.
+    /// An entry's guard end as the array shows it, written under `enable` at the edge that
+    /// makes the entry busy. Latches take `wend_q` while their gated clock is high, after that
+    /// edge; clock-gated flip-flops take it at the next edge (`<name>_fresh`, reset), and the
+    /// entry shows `wend_q` itself in the cycle between, so every style shows the end in the
+    /// same cycle.
     fn end(&self, m: &mut Module, name: &str, enable: Expr) -> Signal {
         let data = self
             .end_data
             .clone()
             .unwrap_or_else(|| unreachable!("set_end_data before end"));
-        self.cell(m, name, &data, enable)
+        match self.storage {
+            Storage::FlipFlop | Storage::Latch => self.cell(m, name, &data, enable),
+            Storage::ClockGated => {
+                let fresh = m.register(&format!("{name}_fresh"), enable, 0);
+                let q = self.cell(m, name, &data, fresh.expr());
+                m.wire_of(
+                    &format!("{name}_shown"),
+                    Expr::mux(fresh.expr(), data.expr(), q.expr()),
+                )
+            }
+        }
     }
 }
