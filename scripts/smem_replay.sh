@@ -76,18 +76,16 @@ lines.append("|---|---:|" + "---:|" * (2 * len(maps)))
 for k in kernels:
     cells = " | ".join(cell(row(m, k), "cycles") for m, _ in maps)
     lines.append(f"| {k} | {row('modulo', k)['accesses']} | {cells} |")
-lines += ["", "Bank cycles (the RTL's `cnt_bank_cycles_o` growth | the congestion model's passes):", ""]
-lines.append(f"| kernel | {head} |")
-lines.append("|---|" + "---:|" * (2 * len(maps)))
-for k in kernels:
-    cells = " | ".join(cell(row(m, k), "bank_cycles") for m, _ in maps)
-    lines.append(f"| {k} | {cells} |")
-lines += ["", "Conflict cycles (passes after each access's first, RTL | model):", ""]
-lines.append(f"| kernel | {head} |")
-lines.append("|---|" + "---:|" * (2 * len(maps)))
-for k in kernels:
-    cells = " | ".join(cell(row(m, k), "conflict_cycles") for m, _ in maps)
-    lines.append(f"| {k} | {cells} |")
+for title, key in [
+    ("Bank cycles (the RTL's `cnt_bank_cycles_o` growth | the congestion model's passes):", "bank_cycles"),
+    ("Conflict cycles (passes after each access's first, RTL | model):", "conflict_cycles"),
+]:
+    lines += ["", title, ""]
+    lines.append(f"| kernel | {head} |")
+    lines.append("|---|" + "---:|" * (2 * len(maps)))
+    for k in kernels:
+        cells = " | ".join(cell(row(m, k), key) for m, _ in maps)
+        lines.append(f"| {k} | {cells} |")
 suite = [k for k in kernels if k != "linear"]
 total = {m: sum(row(m, k)["rtl_conflict_cycles"] for k in suite) for m, _ in maps}
 lines.append("| all kernels but linear | " + " | ".join(f"{total[m]} | {sum(row(m, k)['model_conflict_cycles'] for k in suite)}" for m, _ in maps) + " |")

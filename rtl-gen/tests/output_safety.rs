@@ -365,6 +365,34 @@ fn hanging_tool(dir: &Path, name: &str, pids: &Path) -> PathBuf {
     path
 }
 
+/// Runs rtl-gen with `args` in `dir`, the tool that `variable` names stood in by a
+/// [`hanging_tool`] called `name`; once the stand-in and its child run, sends SIGTERM and checks
+/// that rtl-gen exits with 143 and that the stand-in and its child are ended (their group was
+/// signalled before the exit). `label` names the case in failure messages.
+fn interrupt_while_tool_runs(
+    dir: &Path,
+    args: &[&str],
+    (variable, name): (&str, &str),
+    label: &str,
+) {
+    let pids = dir.join(format!("{label}.pids"));
+    let tool = hanging_tool(dir, name, &pids);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(args)
+        .env(variable, &tool)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let tool_pids = started_tool(&pids);
+    send(child.id(), libc::SIGTERM);
+    assert_eq!(child.wait().unwrap().code(), Some(143), "{label}");
+    wait_until(Duration::from_secs(10), "the stand-in still runs", || {
+        !tool_pids.iter().any(|&p| running(p))
+    });
+}
+
 /// Waits until a [`hanging_tool`] has written `pids`; returns its and its child's process ids,
 /// both running.
 fn started_tool(pids: &Path) -> Vec<u32> {
@@ -398,23 +426,12 @@ fn an_interrupted_cosim_ends_its_simulator() {
         ("build", "VERILATOR", "verilator"),
         ("simulation", "VVP", "iverilog"),
     ] {
-        let pids = tmp.path().join(format!("{step}.pids"));
-        let tool = hanging_tool(tmp.path(), &simulator.replace("iverilog", "vvp"), &pids);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-            .args(["cosim", "o/rap_w32", "--simulator", simulator])
-            .env(variable, &tool)
-            .current_dir(tmp.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let tool_pids = started_tool(&pids);
-        send(child.id(), libc::SIGTERM);
-        assert_eq!(child.wait().unwrap().code(), Some(143), "{step}");
-        // The tool and its child are ended (their group was signalled before the exit).
-        wait_until(Duration::from_secs(10), "the tool still runs", || {
-            !tool_pids.iter().any(|&p| running(p))
-        });
+        interrupt_while_tool_runs(
+            tmp.path(),
+            &["cosim", "o/rap_w32", "--simulator", simulator],
+            (variable, &simulator.replace("iverilog", "vvp")),
+            step,
+        );
         assert_eq!(processes_under(tmp.path()), Vec::<String>::new(), "{step}");
         assert_eq!(staging_in(&tmp.path().join("o")), Vec::<String>::new());
         assert_eq!(staging_in(&block), Vec::<String>::new());
@@ -434,22 +451,12 @@ fn an_interrupted_cosim_ends_its_simulator() {
 fn an_interrupted_proof_ends_its_yosys() {
     let tmp = tempfile::tempdir().unwrap();
     assert!(rtl_gen(tmp.path(), MOD).status.success());
-    let pids = tmp.path().join("yosys.pids");
-    let tool = hanging_tool(tmp.path(), "yosys", &pids);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
-        .args(["prove", "o/hash_mod_n14_b32"])
-        .env("YOSYS", &tool)
-        .current_dir(tmp.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let tool_pids = started_tool(&pids);
-    send(child.id(), libc::SIGTERM);
-    assert_eq!(child.wait().unwrap().code(), Some(143));
-    wait_until(Duration::from_secs(10), "the stand-in still runs", || {
-        !tool_pids.iter().any(|&p| running(p))
-    });
+    interrupt_while_tool_runs(
+        tmp.path(),
+        &["prove", "o/hash_mod_n14_b32"],
+        ("YOSYS", "yosys"),
+        "prove",
+    );
 }
 
 #[test]
