@@ -15,8 +15,11 @@
 # goal's measure; `-` for the combinational RAW check), *fmax* (1e6 / reg-to-reg, an
 # upper bound: clock-to-Q, setup and wires are left out), *paper* (Table 3 at 45 nm).
 #
-# Usage: scripts/d2ma_qor.sh [OUT]          (default out/d2ma_qor; OUT is emptied of its
-#                                            d2ma_* folders first)
+# Usage: scripts/d2ma_qor.sh [OUT]          (default out/d2ma_qor; the d2ma_* block folders
+#                                            an earlier run left in OUT/default and
+#                                            OUT/timing are removed first, only those whose
+#                                            manifest says rtl-gen wrote them: any other
+#                                            d2ma_* folder there stops the script)
 # Environment:
 #   JOBS     syntheses at a time (default: the number of CPUs)
 #   BLOCKS   which blocks, a space-separated subset of: controller agen raw-check engine
@@ -57,7 +60,13 @@ trap 'rm -f "$jobs_file"' EXIT
 for flow in $FLOWS; do
   dir=$OUT/$flow
   mkdir -p "$dir"
-  rm -rf "$dir"/d2ma_*
+  for stale in "$dir"/d2ma_*/; do
+    [ -d "$stale" ] || continue
+    name=$(basename "$stale")
+    grep -q '"generator": "rtl-gen' "$stale/$name.json" 2> /dev/null ||
+      { echo "error: $stale has no rtl-gen manifest ($name.json): not removing it; choose another OUT" >&2; exit 2; }
+    rm -r "$stale"
+  done
   for block in $BLOCKS; do
     case $block in
       controller | engine)

@@ -46,7 +46,6 @@ for map in "${maps[@]}"; do
     rap) args=(--map rap --rap-seed 1) label="RAP" ;;
     *) echo "smem_fmax.sh: map '$map' is not one of cfg, modulo, xor, rap" >&2; exit 2 ;;
   esac
-  rm -rf "${OUT:?}/$map"
   "$RTL" smem "${shape[@]}" "${args[@]}" --out "$OUT/$map" > /dev/null
   block=$(find "$OUT/$map" -mindepth 1 -maxdepth 1 -type d -name 'smem_*' | head -1)
   echo "smem_fmax: $map: rtl-gen synth $block --target-ps $TARGET ..." >&2

@@ -35,7 +35,6 @@ shape=(--lanes 32 --banks 32 --depth 512 --vectors 1 --json --replay "${traces[@
 run() {
   local map=$1
   shift
-  rm -rf "${OUT:?}/$map"
   local start=$SECONDS
   echo "smem_replay: $map ..." >&2
   "$RTL" smem "${shape[@]}" "$@" --out "$OUT/$map" > "$OUT/$map.json"
