@@ -28,7 +28,8 @@ Examples:
   rtl-gen d2ma agen --transfer global=0x10000,rows=16,cols=16,ld=1024,halo=1x1,region=3
   rtl-gen d2ma raw-check --ctas 16 --buffers 2
   rtl-gen d2ma engine --storage latch --out out/     # latch table: d2ma_engine_c8_b4_lat
-  rtl-gen d2ma engine --global-bits 40 --out out/      # 40-bit global addresses: d2ma_engine_c8_b4_g40")]
+  rtl-gen d2ma engine --global-bits 40 --out out/      # 40-bit global addresses: d2ma_engine_c8_b4_g40
+  rtl-gen d2ma engine --max-in-flight 32 --out out/    # 6-bit counts, walk waits at 32: d2ma_engine_c8_b4_out32")]
 pub struct D2maArgs {
     /// The unit to generate.
     #[arg(value_enum, value_name = "UNIT")]
@@ -51,6 +52,11 @@ pub struct D2maArgs {
     /// [default: flip-flop].
     #[arg(long, value_enum)]
     storage: Option<Storage>,
+    /// Engine: the most requests one buffer may have in flight (1 to 65535); the walk waits
+    /// while its buffer has this many. Default: 65535, the most a valid entry issues (no wait,
+    /// 16-bit counts); 32 matches the paper's 32 MSHRs per shader (6-bit counts).
+    #[arg(long, value_name = "N")]
+    max_in_flight: Option<u32>,
     /// An extra directed transfer for the AGEN's testbench (see below); repeatable.
     #[arg(long)]
     transfer: Vec<String>,
@@ -167,6 +173,21 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
             message: "the storage style applies to the controller and engine blocks only".into(),
         });
     }
+    let design = match args.max_in_flight {
+        None => design,
+        Some(n) if block != Unit::Engine => {
+            return Err(Error::BadFlag {
+                flag: "--max-in-flight",
+                value: n.to_string(),
+                message: "the bound on requests in flight applies to the engine only".into(),
+            })
+        }
+        Some(n) => design.with_max_in_flight(n).map_err(|_| Error::BadFlag {
+            flag: "--max-in-flight",
+            value: n.to_string(),
+            message: format!("allowed 1 to {}", rtl_gen::d2ma::engine::MAX_IN_FLIGHT),
+        })?,
+    };
     let transfers = args
         .transfer
         .iter()
@@ -217,6 +238,12 @@ fn report(design: &D2maDesign, plan: &D2maPlan) {
                 "configuration to first request: {} cycles; SAXPY (2 CTAs x 2 buffers of 256 floats) done after {} cycles",
                 run.config_to_first_request, run.saxpy_cycles
             );
+            if let Some(bound) = design.in_flight_bound() {
+                println!(
+                    "walk cycles held by the bound of {bound} requests in flight per buffer: {}",
+                    run.bound_waits
+                );
+            }
         }
         Unit::Controller | Unit::RawCheck => {}
     }

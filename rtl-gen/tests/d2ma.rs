@@ -172,6 +172,52 @@ fn verilog_is_pinned() {
         let r = block::render(&d, &D2maPlan::default(), "rtl-gen test");
         insta::assert_snapshot!(d.name(), every_module(&r.files));
     }
+    // A bound on requests in flight changes the engine's top only (its blocks are pinned above).
+    let d = design(Unit::Engine, (1, 1, 32))
+        .with_max_in_flight(2)
+        .unwrap();
+    let r = block::render(&d, &D2maPlan::default(), "rtl-gen test");
+    assert_eq!(r.files[0].0, format!("{}.v", d.name()));
+    insta::assert_snapshot!(d.name(), r.files[0].1);
+}
+
+/// A bound on a buffer's requests in flight (`--max-in-flight`): the walk waits while its
+/// buffer is at the bound (the model says how often: SAXPY's 8 requests a buffer with responses
+/// at one in two cycles reach a bound of 3), the counts are 2 bits wide, and the engine is
+/// lint-clean and co-simulates cycle by cycle; without its wait (the bound never reached) the
+/// 2-bit counts wrap and the testbench fails.
+#[test]
+fn in_flight_bound_holds_the_walk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = design(Unit::Engine, (2, 2, 32))
+        .with_max_in_flight(3)
+        .unwrap();
+    assert_eq!(d.name(), "d2ma_engine_c2_b2_s32_out3");
+    let plan = D2maPlan {
+        seed: 7,
+        random: 600,
+        transfers: Vec::new(),
+    };
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(plan.seed);
+    let (_, run) = rtl_gen::d2ma::vectors::engine_vectors(&d, &plan, &mut rng);
+    assert!(run.bound_waits > 0, "the walk never waited on the bound");
+    let dir = generate(&d, plan.random, tmp.path());
+    let name = d.name();
+    let (manifest, _) = rtl_gen::manifest::Manifest::load(&dir).unwrap();
+    assert_eq!(manifest.parameters.get("MAX_IN_FLIGHT"), Some(&3));
+    let rtl: Vec<_> = manifest.rtl_files.iter().map(|f| dir.join(f)).collect();
+    common::assert_lint_clean(&rtl, &dir.join(format!("tb/tb_{name}.v")), &name);
+    let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
+    assert_eq!(report.failed, 0, "{name}: {:?}", report.mismatches);
+    assert_eq!(report.passed, manifest.testbench.vectors);
+    // The mutant: the walk never held.
+    let top = dir.join(format!("{name}.v"));
+    let text = std::fs::read_to_string(&top).unwrap();
+    let held = "assign walk_full = walk_count_q == 2'h3;";
+    assert!(text.contains(held), "no `{held}` in {name}.v");
+    std::fs::write(&top, text.replace(held, "assign walk_full = 1'b0;")).unwrap();
+    let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
+    assert!(report.failed > 0, "the mutant without the wait passed");
 }
 
 /// A word layout as the test compares it: name, select value, fields `(name, lsb, width)`.
@@ -294,6 +340,9 @@ fn bad_input_is_refused_in_one_line() {
         ],
         vec!["controller", "--transfer", "count=16"],
         vec!["engine", "--global-bits", "16"],
+        vec!["engine", "--max-in-flight", "0"],
+        vec!["engine", "--max-in-flight", "65536"],
+        vec!["agen", "--max-in-flight", "32"],
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
             .arg("d2ma")

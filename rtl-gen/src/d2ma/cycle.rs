@@ -3,7 +3,7 @@
 //! the state the previous rising edges left (the testbench checks outputs before each edge).
 
 use super::controller::SPAN_LATENCY;
-use super::engine::INFLIGHT_BITS;
+use super::engine::in_flight_bits;
 use super::fields::{narrowing, Narrowing, TILE_DIM_BITS};
 use super::D2maDesign;
 use models::d2ma::entry::Part;
@@ -392,6 +392,9 @@ pub struct EngineModel {
     starting: Option<usize>,
     inflight: Vec<u32>,
     walked: Vec<bool>,
+    /// Cycles in which the walk waited because its buffer had the bound's requests in flight
+    /// (with [`D2maDesign::in_flight_bound`]; the AGEN busy, the memory port ready).
+    pub bound_waits: usize,
 }
 
 impl EngineModel {
@@ -406,6 +409,7 @@ impl EngineModel {
             starting: None,
             inflight: vec![0; e],
             walked: vec![false; e],
+            bound_waits: 0,
         }
     }
 
@@ -438,21 +442,30 @@ impl EngineModel {
             done: complete.map(|i| self.tag(i)),
             read: self.current,
         };
+        let b = self.design.buffers;
+        let cur = (self.current.0 * b + self.current.1) as usize;
+        // The walked buffer at the bound holds the walk (an ignited buffer has none in flight).
+        let full = self
+            .design
+            .in_flight_bound()
+            .is_some_and(|n| self.inflight[cur] == n);
+        if full && input.req_ready && self.agen.busy() {
+            self.bound_waits += 1;
+        }
         let agen_in = AgenIn {
             start: self.starting.map(|i| entries[i].entry),
-            mem_ready: input.req_ready,
+            mem_ready: input.req_ready && !full,
         };
         let agen = self.agen.step(&agen_in);
         self.ctrl.step(&ctrl_in);
-        let b = self.design.buffers;
-        let cur = (self.current.0 * b + self.current.1) as usize;
         if agen.chunk.is_some_and(|c| c.request.is_some()) {
             self.inflight[cur] = self.inflight[cur].wrapping_add(1);
         }
         if let Some((c, buf)) = input.resp {
             if c < self.design.ctas && buf < b {
                 let i = (c * b + buf) as usize;
-                self.inflight[i] = self.inflight[i].wrapping_sub(1) & ((1 << INFLIGHT_BITS) - 1);
+                let mask = (1 << in_flight_bits(&self.design)) - 1;
+                self.inflight[i] = self.inflight[i].wrapping_sub(1) & mask;
             }
         }
         if let Some(i) = complete {

@@ -18,6 +18,7 @@
 use super::writeback::DataPath;
 use super::{agen, controller, extent, raw_check, writeback, D2maDesign, Unit};
 use super::{CFG_DATA_BITS, CHUNK_BYTES_BITS, PART_BITS, SHARED_BITS};
+use crate::rtl::ir::bits_for;
 use crate::rtl::{Expr, Module, Signal};
 use std::collections::BTreeMap;
 use std::ops::Not;
@@ -28,9 +29,28 @@ use std::ops::Not;
 /// 64 KB shared space: at most `65536 / 32 + 2 x 765` requests. 16 bits hold either.
 pub const INFLIGHT_BITS: u32 = 16;
 
+/// The most requests a valid entry issues, the default bound on a buffer's requests in flight:
+/// at it the engine needs no stall (its counts are [`INFLIGHT_BITS`] wide).
+pub const MAX_IN_FLIGHT: u32 = (1 << INFLIGHT_BITS) - 1;
+
+/// Whether `bound` is the default, [`MAX_IN_FLIGHT`]: no walk waits on it.
+pub fn unbounded(bound: &u32) -> bool {
+    *bound >= MAX_IN_FLIGHT
+}
+
+/// Bits of a buffer's count of requests in flight under `design`'s bound: enough for the
+/// bound itself.
+pub fn in_flight_bits(design: &D2maDesign) -> u32 {
+    bits_for(u64::from(design.max_in_flight) + 1)
+}
+
 /// The sub-designs the engine instantiates: AGEN, controller array, RAW check.
 pub fn parts(design: &D2maDesign) -> [D2maDesign; 3] {
-    [Unit::Agen, Unit::Controller, Unit::RawCheck].map(|block| D2maDesign { block, ..*design })
+    [Unit::Agen, Unit::Controller, Unit::RawCheck].map(|block| D2maDesign {
+        block,
+        max_in_flight: MAX_IN_FLIGHT,
+        ..*design
+    })
 }
 
 /// Builds the engine of `design`; `sub_header` gives the leading comment lines of each
@@ -200,9 +220,15 @@ pub fn build_with(
     m.assign(&busy, ctrl["busy_o"].expr());
     // With the data path, the AGEN also waits for room in the writeback's queue and MSHRs.
     let chunk_room = data.map(|_| m.wire("chunk_room", 1));
-    let agen_ready = match &chunk_room {
-        None => req_ready.clone(),
-        Some(room) => m.wire_of("agen_ready", req_ready.expr().and(room.expr())),
+    // Under a bound on requests in flight, the walk also waits while its buffer is at it.
+    let walk_full = design
+        .in_flight_bound()
+        .filter(|_| data.is_none())
+        .map(|_| m.wire("walk_full", 1));
+    let agen_ready = match (&chunk_room, &walk_full) {
+        (None, None) => req_ready.clone(),
+        (Some(room), _) => m.wire_of("agen_ready", req_ready.expr().and(room.expr())),
+        (None, Some(full)) => m.wire_of("agen_ready", req_ready.expr().and(full.expr().not())),
     };
     let ag = m.instantiate(
         &agen_m,
@@ -243,12 +269,17 @@ pub fn build_with(
     let mut subs = vec![agen_m, ctrl_m, raw_m];
     match (resp, chunk_ports, fill_ports, can, chunk_room) {
         (Response::Tagged { cta, buf }, Some(ports), None, Some(can), None) => {
-            let walk = (&cur_cta, &cur_buf);
+            let walk = Walk {
+                cta: &cur_cta,
+                buf: &cur_buf,
+                launch: &launch,
+                full: walk_full.as_ref(),
+            };
             count_responses(
                 &mut m,
                 design,
                 &ag,
-                walk,
+                &walk,
                 (&resp_valid, &cta, &buf),
                 &busy,
                 &can,
@@ -441,26 +472,38 @@ fn gate(valid: Expr, v: Expr) -> Expr {
     Expr::mux(valid, v, Expr::zeros(w))
 }
 
+/// The walk as the counts see it: the walked entry (`cur_*`), the ignition that moves it, and
+/// the wire `walk_full` that holds the AGEN when the engine has a bound on requests in flight.
+struct Walk<'a> {
+    cta: &'a Signal,
+    buf: &'a Signal,
+    launch: &'a Signal,
+    full: Option<&'a Signal>,
+}
+
 /// Completion without a data path: per entry its requests in flight (up on a request, down on
-/// a response) and its end of walk; an entry can complete when both say so.
+/// a response) and its end of walk; an entry can complete when both say so. Under a bound,
+/// `walk_count` follows the walked entry's count (cleared at an ignition: an ignited entry has
+/// none in flight) so that `walk_full` comes from registers through one comparison.
 fn count_responses(
     m: &mut Module,
     design: &D2maDesign,
     ag: &Ports,
-    (cur_cta, cur_buf): (&Signal, &Signal),
+    walk: &Walk,
     (resp_valid, resp_cta, resp_buf): (&Signal, &Signal, &Signal),
     busy: &Signal,
     can: &Signal,
 ) {
     let (cb, bb, e) = (design.cta_bits(), design.buf_bits(), design.entries());
+    let bits = in_flight_bits(design);
     let cta_of = |i: u32| Expr::constant(u64::from(i / design.buffers), cb);
     let buf_of = |i: u32| Expr::constant(u64::from(i % design.buffers), bb);
     let at = |c: &Signal, b: &Signal, i: u32| c.expr().eq(cta_of(i)).and(b.expr().eq(buf_of(i)));
     let mut below = Expr::constant(0, 1);
     for i in 0..e {
-        let (cnt, cnt_d) = m.state(&format!("inflight{i}"), INFLIGHT_BITS, 0);
+        let (cnt, cnt_d) = m.state(&format!("inflight{i}"), bits, 0);
         let (walked, walked_d) = m.state(&format!("walked{i}"), 1, 0);
-        let mine = m.wire_of(&format!("walking{i}"), at(cur_cta, cur_buf, i));
+        let mine = m.wire_of(&format!("walking{i}"), at(walk.cta, walk.buf, i));
         let inc = ag["req_valid_o"].expr().and(mine.expr());
         let dec = resp_valid.expr().and(at(resp_cta, resp_buf, i));
         let up = m.wire_of(
@@ -473,7 +516,7 @@ fn count_responses(
             &format!("can{i}"),
             busy.bit(i)
                 .and(walked.expr())
-                .and(cnt.expr().eq(Expr::zeros(INFLIGHT_BITS))),
+                .and(cnt.expr().eq(Expr::zeros(bits))),
         );
         m.assign_bit(can, i, fin.expr());
         let freed = fin.expr().and(below.clone().not());
@@ -486,6 +529,26 @@ fn count_responses(
                 ag["done_o"].expr().and(mine.expr()).or(walked.expr()),
             ),
         );
+    }
+    if let Some(full) = walk.full {
+        let (cnt, cnt_d) = m.state("walk_count", bits, 0);
+        let inc = ag["req_valid_o"].expr();
+        let dec = resp_valid
+            .expr()
+            .and(resp_cta.expr().eq(walk.cta.expr()))
+            .and(resp_buf.expr().eq(walk.buf.expr()));
+        let up = m.wire_of("walk_count_up", inc.clone().and(dec.clone().not()));
+        let down = m.wire_of("walk_count_down", dec.and(inc.not()));
+        m.assign(
+            &cnt_d,
+            Expr::mux(
+                walk.launch.expr(),
+                Expr::zeros(bits),
+                up_down(&cnt, &up, &down),
+            ),
+        );
+        let bound = u64::from(design.max_in_flight);
+        m.assign(full, cnt.expr().eq(Expr::constant(bound, bits)));
     }
 }
 

@@ -129,6 +129,12 @@ pub struct D2maDesign {
     pub global_bits: u32,
     /// How the controller array holds its table (controller and engine).
     pub storage: Storage,
+    /// The engine's bound on one buffer's requests in flight: the AGEN holds its walk while
+    /// the walked buffer has this many (credits, as a memory interface bounds its outstanding
+    /// requests). The default, [`engine::MAX_IN_FLIGHT`], is the most a valid entry issues, so
+    /// no walk ever waits on it and the engine has no stall for it.
+    #[serde(skip_serializing_if = "engine::unbounded")]
+    pub max_in_flight: u32,
 }
 
 /// Fewest global address bits a design may have: every step between consecutive chunks is below
@@ -164,7 +170,31 @@ impl D2maDesign {
             segment_bytes,
             global_bits: MAX_GLOBAL_BITS,
             storage: Storage::default(),
+            max_in_flight: engine::MAX_IN_FLIGHT,
         })
+    }
+
+    /// The same design with at most `bound` requests in flight per buffer (1 to
+    /// [`engine::MAX_IN_FLIGHT`]; the engine's counts get the bits `bound` needs).
+    pub fn with_max_in_flight(self, bound: u32) -> Result<Self, Error> {
+        if !(1..=engine::MAX_IN_FLIGHT).contains(&bound) {
+            return Err(Error::Model(models::Error::OutOfRange {
+                name: "max_in_flight".into(),
+                value: bound.to_string(),
+                allowed: format!("1 to {}", engine::MAX_IN_FLIGHT),
+            }));
+        }
+        Ok(Self {
+            max_in_flight: bound,
+            ..self
+        })
+    }
+
+    /// The engine's bound on a buffer's requests in flight, when it is below what a valid
+    /// entry can issue (the walk then waits on it).
+    pub fn in_flight_bound(&self) -> Option<u32> {
+        (self.block == Unit::Engine && !engine::unbounded(&self.max_in_flight))
+            .then_some(self.max_in_flight)
     }
 
     /// The same design with the controller's table held in `storage`.
@@ -199,13 +229,17 @@ impl D2maDesign {
     /// The module name: `d2ma_agen_s<segment>`, `d2ma_controller_c<ctas>_b<buffers>`,
     /// `d2ma_raw_check_c<ctas>_b<buffers>`, `d2ma_engine_c<ctas>_b<buffers>` (with
     /// `_s<segment>` for segments other than 128 bytes), then `_g<bits>` for an AGEN or engine
-    /// with fewer than 64 global address bits, then `_cg` or `_lat` for a controller or engine
-    /// whose table is clock-gated or latches.
+    /// with fewer than 64 global address bits, then `_out<bound>` for an engine with a bound on
+    /// a buffer's requests in flight, then `_cg` or `_lat` for a controller or engine whose
+    /// table is clock-gated or latches.
     pub fn name(&self) -> String {
         let mut name = self.base_name();
         let global = matches!(self.block, Unit::Agen | Unit::Engine);
         if global && self.global_bits < MAX_GLOBAL_BITS {
             name.push_str(&format!("_g{}", self.global_bits));
+        }
+        if let Some(bound) = self.in_flight_bound() {
+            name.push_str(&format!("_out{bound}"));
         }
         if matches!(self.block, Unit::Controller | Unit::Engine) {
             name.push_str(self.storage.suffix());
@@ -262,12 +296,18 @@ impl D2maDesign {
             Unit::Agen => vec![segments, global],
             Unit::Controller => vec![table, format!("{} storage", self.storage.name())],
             Unit::RawCheck => vec![table],
-            Unit::Engine => vec![
-                table,
-                segments,
-                global,
-                format!("{} storage", self.storage.name()),
-            ],
+            Unit::Engine => {
+                let mut sizes = vec![
+                    table,
+                    segments,
+                    global,
+                    format!("{} storage", self.storage.name()),
+                ];
+                if let Some(bound) = self.in_flight_bound() {
+                    sizes.push(format!("a bound of {bound} requests in flight per buffer"));
+                }
+                sizes
+            }
         }
     }
 }
@@ -311,13 +351,17 @@ impl Block for D2maDesign {
     }
 
     fn parameters(&self) -> BTreeMap<String, u64> {
-        BTreeMap::from([
+        let mut p = BTreeMap::from([
             ("CTAS".to_string(), u64::from(self.ctas)),
             ("BUFFERS".to_string(), u64::from(self.buffers)),
             ("SEGMENT_BYTES".to_string(), u64::from(self.segment_bytes)),
             ("GLOBAL_BITS".to_string(), u64::from(self.global_bits)),
             ("ENTRY_BITS".to_string(), u64::from(ENTRY_BITS)),
-        ])
+        ]);
+        if let Some(bound) = self.in_flight_bound() {
+            p.insert("MAX_IN_FLIGHT".to_string(), u64::from(bound));
+        }
+        p
     }
 
     fn configuration(&self) -> serde_json::Value {

@@ -73,6 +73,9 @@ pub struct EngineRun {
     pub config_to_first_request: usize,
     /// Cycles until both CTAs' x and y buffers completed.
     pub saxpy_cycles: usize,
+    /// Cycles in which a walk waited for its buffer's requests in flight to drop below the
+    /// bound (an engine with [`D2maDesign::in_flight_bound`]).
+    pub bound_waits: usize,
 }
 
 /// The engine's vectors and what they measured.
@@ -188,5 +191,6 @@ pub fn engine_vectors(
     }
     // The first buffer's last command went in at cycle first_config + 2.
     run.config_to_first_request = first_request.map_or(0, |r| r - (first_config + 2));
+    run.bound_waits = model.bound_waits;
     (out, run)
 }
