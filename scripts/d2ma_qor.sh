@@ -27,6 +27,8 @@
 #   STORAGE  storage styles of the controller and engine (default: flip-flop clock-gated latch)
 #   FLOWS    default and/or timing (default: both)
 #   CTAS, BUFFERS, SEGMENT  the size (default 8, 4, 128: the paper's)
+#   MAX_IN_FLIGHT  the engine's bound on a buffer's requests in flight (`rtl-gen d2ma engine
+#            --max-in-flight`; default unset: 65535, no bound); its engines are named `_out<N>`
 #   TARGET   the timing-driven flow's delay target in ps (default 1000; ABC relaxes paths up to
 #            it, so a target a little under the goal leaves margin for its buffering)
 #   RTL      the rtl-gen binary (default target/release/rtl-gen)
@@ -44,6 +46,7 @@ FLOWS=${FLOWS:-default timing}
 CTAS=${CTAS:-8}
 BUFFERS=${BUFFERS:-4}
 SEGMENT=${SEGMENT:-128}
+MAX_IN_FLIGHT=${MAX_IN_FLIGHT:-}
 RTL=${RTL:-target/release/rtl-gen}
 TARGET=${TARGET:-1000}
 LIB=${LIB:-../shared/pdk/nangate45_typ.lib.gz}
@@ -55,6 +58,8 @@ for flow in $FLOWS; do
 done
 
 size=(--ctas "$CTAS" --buffers "$BUFFERS" --segment-bytes "$SEGMENT" --vectors 1)
+bound=()
+[ -n "$MAX_IN_FLIGHT" ] && bound=(--max-in-flight "$MAX_IN_FLIGHT")
 jobs_file=$(mktemp)
 trap 'rm -f "$jobs_file"' EXIT
 for flow in $FLOWS; do
@@ -69,9 +74,13 @@ for flow in $FLOWS; do
   done
   for block in $BLOCKS; do
     case $block in
-      controller | engine)
+      controller)
         for s in $STORAGE; do
           "$RTL" d2ma "$block" "${size[@]}" --storage "$s" --out "$dir" > /dev/null
+        done ;;
+      engine)
+        for s in $STORAGE; do
+          "$RTL" d2ma "$block" "${size[@]}" "${bound[@]}" --storage "$s" --out "$dir" > /dev/null
         done ;;
       agen | raw-check) "$RTL" d2ma "$block" "${size[@]}" --out "$dir" > /dev/null ;;
       *) echo "error: BLOCKS: '$block' is not controller, agen, raw-check or engine" >&2; exit 2 ;;

@@ -14,6 +14,8 @@
 //! - `mem_resp_*`: a response for a tagged request, in any order. Each entry counts its
 //!   requests in flight (16 bits); it completes when its walk has ended and the count is zero.
 //!   One completion a cycle (lowest index first) frees the entry and releases the CTA.
+//! - With a bound on a buffer's requests in flight ([`D2maDesign::in_flight_bound`]), the counts
+//!   are as wide as the bound needs and the walk waits while its buffer is at the bound.
 
 use super::writeback::DataPath;
 use super::{agen, controller, extent, raw_check, writeback, D2maDesign, Unit};
@@ -88,6 +90,10 @@ pub fn build_with(
     header: Vec<String>,
     sub_header: &dyn Fn(&D2maDesign) -> Vec<String>,
 ) -> (Module, Vec<Module>) {
+    assert!(
+        data.is_none() || design.in_flight_bound().is_none(),
+        "the data path's MSHRs bound its requests: no bound on requests in flight there"
+    );
     let [agen_d, ctrl_d, raw_d] = parts(design);
     let agen_m = agen::build(&agen_d, sub_header(&agen_d));
     let ctrl_m = controller::build(&ctrl_d, sub_header(&ctrl_d));
