@@ -209,6 +209,12 @@ fn catalogue() -> Vec<(String, Vec<Module>)> {
             d2ma(Unit::Engine, (1, 1, 32), 64),
         ),
         (
+            "d2ma_engine_c1_b1_s32_out2".into(),
+            of(&D2maDesign::new(Unit::Engine, 1, 1, 32)
+                .and_then(|d| d.with_max_in_flight(2))
+                .unwrap()),
+        ),
+        (
             "d2ma_controller_c1_b1_cg".into(),
             of(&D2maDesign::new(Unit::Controller, 1, 1, 128)
                 .unwrap()
