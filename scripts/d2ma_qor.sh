@@ -29,6 +29,9 @@
 #   CTAS, BUFFERS, SEGMENT  the size (default 8, 4, 128: the paper's)
 #   MAX_IN_FLIGHT  the engine's bound on a buffer's requests in flight (`rtl-gen d2ma engine
 #            --max-in-flight`; default unset: 65535, no bound); its engines are named `_out<N>`
+#   GLOBAL_BITS  global address bits of the AGEN, the controller array's stored global base
+#            and the engine (24 to 64, default 64: the paper's; below 64 the names carry
+#            `_g<bits>`)
 #   TARGET   the timing-driven flow's delay target in ps (default 1000; ABC relaxes paths up to
 #            it, so a target a little under the goal leaves margin for its buffering)
 #   RTL      the rtl-gen binary (default target/release/rtl-gen)
@@ -47,12 +50,15 @@ CTAS=${CTAS:-8}
 BUFFERS=${BUFFERS:-4}
 SEGMENT=${SEGMENT:-128}
 MAX_IN_FLIGHT=${MAX_IN_FLIGHT:-}
+GLOBAL_BITS=${GLOBAL_BITS:-64}
 RTL=${RTL:-target/release/rtl-gen}
 TARGET=${TARGET:-1000}
 LIB=${LIB:-../shared/pdk/nangate45_typ.lib.gz}
 [ -x "$RTL" ] || { echo "error: RTL=$RTL is not an executable rtl-gen (cargo build --release -p rtl-gen)" >&2; exit 2; }
 [ -f "$LIB" ] || { echo "error: LIB=$LIB: no such liberty file" >&2; exit 2; }
 [[ $TARGET =~ ^[1-9][0-9]*$ ]] || { echo "error: TARGET=$TARGET is not a delay in ps (a positive integer)" >&2; exit 2; }
+[[ $GLOBAL_BITS =~ ^[0-9]+$ ]] && ((GLOBAL_BITS >= 24 && GLOBAL_BITS <= 64)) ||
+  { echo "error: GLOBAL_BITS=$GLOBAL_BITS is not a number of global address bits (24 to 64)" >&2; exit 2; }
 for flow in $FLOWS; do
   case $flow in default | timing) ;; *) echo "error: FLOWS: '$flow' is not default or timing" >&2; exit 2 ;; esac
 done
@@ -60,6 +66,7 @@ done
 size=(--ctas "$CTAS" --buffers "$BUFFERS" --segment-bytes "$SEGMENT" --vectors 1)
 bound=()
 [ -n "$MAX_IN_FLIGHT" ] && bound=(--max-in-flight "$MAX_IN_FLIGHT")
+global=(--global-bits "$GLOBAL_BITS")
 jobs_file=$(mktemp)
 trap 'rm -f "$jobs_file"' EXIT
 for flow in $FLOWS; do
@@ -76,13 +83,14 @@ for flow in $FLOWS; do
     case $block in
       controller)
         for s in $STORAGE; do
-          "$RTL" d2ma "$block" "${size[@]}" --storage "$s" --out "$dir" > /dev/null
+          "$RTL" d2ma "$block" "${size[@]}" "${global[@]}" --storage "$s" --out "$dir" > /dev/null
         done ;;
       engine)
         for s in $STORAGE; do
-          "$RTL" d2ma "$block" "${size[@]}" "${bound[@]}" --storage "$s" --out "$dir" > /dev/null
+          "$RTL" d2ma "$block" "${size[@]}" "${global[@]}" "${bound[@]}" --storage "$s" --out "$dir" > /dev/null
         done ;;
-      agen | raw-check) "$RTL" d2ma "$block" "${size[@]}" --out "$dir" > /dev/null ;;
+      agen) "$RTL" d2ma "$block" "${size[@]}" "${global[@]}" --out "$dir" > /dev/null ;;
+      raw-check) "$RTL" d2ma "$block" "${size[@]}" --out "$dir" > /dev/null ;;
       *) echo "error: BLOCKS: '$block' is not controller, agen, raw-check or engine" >&2; exit 2 ;;
     esac
   done

@@ -43,8 +43,9 @@ pub struct D2maArgs {
     /// Global memory segment size in bytes: 32, 64 or 128.
     #[arg(long, default_value_t = 128)]
     segment_bytes: u32,
-    /// Global address bits of the AGEN and the engine's request port (24 to 64; the paper's
-    /// entry holds 64): addresses wrap modulo 2^bits, an entry's higher bits are ignored.
+    /// Global address bits of the AGEN, the engine's request port and the controller array's
+    /// stored global base (24 to 64; the paper's entry holds 64): addresses wrap modulo
+    /// 2^bits, an entry's higher bits are ignored and read back as zeros.
     #[arg(long, default_value_t = 64)]
     global_bits: u32,
     /// How the controller array (controller, engine) holds its table: flip-flops with write

@@ -226,6 +226,13 @@ fn catalogue() -> Vec<(String, Vec<Module>)> {
                 .unwrap()
                 .with_storage(Storage::Latch)),
         ),
+        (
+            "d2ma_controller_c1_b1_g48_lat".into(),
+            of(&D2maDesign::new(Unit::Controller, 1, 1, 128)
+                .and_then(|d| d.with_global_bits(48))
+                .unwrap()
+                .with_storage(Storage::Latch)),
+        ),
     ]);
     // The engine with its data path (`d2ma_system.rs`): 2 x 2, 32 B segments, 24-bit addresses.
     let design = D2maDesign::new(Unit::Engine, 2, 2, 32)

@@ -312,7 +312,8 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             wr, holds, mask_q, mask_d, busy_q, busy_d, started_q, started_d,
         ));
     }
-    let mut store = TableStore::new(&mut m, design.storage, &cfg_data);
+    let gb = design.global_bits;
+    let mut store = TableStore::new(&mut m, design.storage, gb, &cfg_data);
     let mut entries = Vec::new();
     for (i, (wr, ..)) in valid.iter().enumerate() {
         let parts: Vec<Expr> = Part::ALL
@@ -351,7 +352,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         if lsb + width < ENTRY_BITS {
             parts.push(current.slice(ENTRY_BITS - 1, lsb + width));
         }
-        parts.push(stored_view(part, |run| {
+        parts.push(stored_view(part, gb, |run| {
             raw_value(m, &format!("cfg_{}", part_name(part)), &cfg_data, run)
         }));
         if lsb > 0 {
@@ -510,7 +511,7 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
             Expr::zeros(ENTRY_BITS),
         ),
     );
-    let shown = decoded(&mut m, "rd_shown", &shown);
+    let shown = decoded(&mut m, "rd_shown", &shown, gb);
     m.assign(&rd_entry, shown.expr());
     m
 }
@@ -552,9 +553,10 @@ struct Run {
     coded: bool,
 }
 
-/// The runs of `part`'s bits (counted from the part's first bit) that the array stores, lowest
-/// first: whole fields, the low bits of a [`Narrowing::Low`] field, a coded run field.
-fn stored_runs(part: Part) -> Vec<Run> {
+/// The runs of `part`'s bits (counted from the part's first bit) that the array of a design
+/// with `global_bits` global address bits stores, lowest first: whole fields, the low bits of
+/// a [`Narrowing::Low`] field, a coded run field.
+fn stored_runs(part: Part, global_bits: u32) -> Vec<Run> {
     let (first, width) = part.bits();
     let mut runs: Vec<Run> = Vec::new();
     for f in FIELDS
@@ -562,7 +564,7 @@ fn stored_runs(part: Part) -> Vec<Run> {
         .filter(|f| (first..first + width).contains(&f.lsb))
     {
         let lsb = f.lsb - first;
-        let run = match narrowing(f.name) {
+        let run = match narrowing(f.name, global_bits) {
             None => Run {
                 lsb,
                 width: f.width,
@@ -593,13 +595,14 @@ fn stored_runs(part: Part) -> Vec<Run> {
     runs
 }
 
-/// `part`'s bits as the array stores them: each run's value from `value` (its `width` bits),
-/// zeros in the [`Narrowing::Low`] fields' upper bits.
-fn stored_view(part: Part, mut value: impl FnMut(&Run) -> Expr) -> Expr {
+/// `part`'s bits as the array of a design with `global_bits` global address bits stores them:
+/// each run's value from `value` (its `width` bits), zeros in the [`Narrowing::Low`] fields'
+/// upper bits.
+fn stored_view(part: Part, global_bits: u32, mut value: impl FnMut(&Run) -> Expr) -> Expr {
     let (_, width) = part.bits();
     let mut pieces = Vec::new();
     let mut next = 0;
-    for run in stored_runs(part) {
+    for run in stored_runs(part, global_bits) {
         if run.lsb > next {
             pieces.push(Expr::zeros(run.lsb - next));
         }
@@ -640,11 +643,11 @@ fn raw_value(m: &mut Module, name: &str, data: &Signal, run: &Run) -> Expr {
 
 /// The entry held raw in `raw` (a coded run field's code in its low bits) as the array shows
 /// it: each coded field decoded, `1 << log2` when the code's flag is set, else its low byte.
-fn decoded(m: &mut Module, name: &str, raw: &Signal) -> Signal {
+fn decoded(m: &mut Module, name: &str, raw: &Signal, global_bits: u32) -> Signal {
     let mut pieces = Vec::new();
     for f in FIELDS.iter() {
         let bits = raw.slice(f.lsb + f.width - 1, f.lsb);
-        pieces.push(match narrowing(f.name) {
+        pieces.push(match narrowing(f.name, global_bits) {
             Some(Narrowing::Run) => {
                 let code = m.wire_of(&format!("{name}_{}_code", f.name), bits);
                 m.sink_unused(
@@ -684,6 +687,8 @@ fn decode_run(code: &Signal, width: u32) -> Expr {
 /// and its guard end, none of them reset.
 struct TableStore {
     storage: Storage,
+    /// Bits of the global base the table stores.
+    global_bits: u32,
     /// The command's data as the parts' cells take it: `cfg_data_i` itself, or (latches) its
     /// copy in the shared write-data flip-flops, stable while a gated clock is high.
     data: Signal,
@@ -694,13 +699,33 @@ struct TableStore {
 }
 
 impl TableStore {
-    fn new(m: &mut Module, storage: Storage, cfg_data: &Signal) -> Self {
+    /// The storage of a design with `global_bits` global address bits, its cells written from
+    /// `cfg_data`. The command's data bits above every stored run (a global base narrower than
+    /// the halo part's 56 bits leaves its upper bits unread) are sunk, and no write-data
+    /// flip-flop holds them.
+    fn new(m: &mut Module, storage: Storage, global_bits: u32, cfg_data: &Signal) -> Self {
+        let read = Part::ALL
+            .iter()
+            .filter_map(|&part| {
+                stored_runs(part, global_bits)
+                    .last()
+                    .map(|r| r.lsb + r.width)
+            })
+            .max()
+            .unwrap_or(CFG_DATA_BITS);
+        let used = if read < cfg_data.width() {
+            m.sink_unused("cfg_data_high", cfg_data.slice(cfg_data.width() - 1, read));
+            cfg_data.slice(read - 1, 0)
+        } else {
+            cfg_data.expr()
+        };
         let data = match storage {
             Storage::FlipFlop | Storage::ClockGated => cfg_data.clone(),
-            Storage::Latch => m.register_unreset("wdata_q", cfg_data.expr(), None, None),
+            Storage::Latch => m.register_unreset("wdata_q", used, None, None),
         };
         Self {
             storage,
+            global_bits,
             data,
             end_data: None,
             codes: BTreeMap::new(),
@@ -728,7 +753,7 @@ impl TableStore {
     /// from the command's data under `enable`; the part's bits as [`stored_view`] shows them,
     /// raw (a coded run's code in its low bits).
     fn part(&mut self, m: &mut Module, name: &str, part: Part, enable: Expr) -> Expr {
-        let runs = stored_runs(part);
+        let runs = stored_runs(part, self.global_bits);
         let data = if runs.len() == 1 && runs[0].stored == self.data.width() {
             self.data.clone()
         } else {
@@ -748,7 +773,7 @@ impl TableStore {
         };
         let q = self.cell(m, name, &data, enable);
         let mut packed = 0;
-        stored_view(part, |run| {
+        stored_view(part, self.global_bits, |run| {
             packed += run.stored;
             q.slice(packed - 1, packed - run.stored).zext(run.width)
         })

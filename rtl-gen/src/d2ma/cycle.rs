@@ -42,13 +42,14 @@ fn or_log2(x: u16) -> u32 {
         .fold(0, |acc, i| acc | i)
 }
 
-/// The entry as the controller array stores it
-/// ([`NARROWED`](super::fields::NARROWED)): the halo rows and the region keep only their low
-/// bits; a halo column count or bank run above 255 becomes the power of two of its log2 (the
-/// OR of its set bits' indices). A valid entry in halo or bank mode is unchanged; in the other
-/// modes the walk reads none of these fields.
-pub fn stored(e: &BufferEntry) -> BufferEntry {
-    let low = |name: &str, x: u16| match narrowing(name) {
+/// The entry as the controller array of `design` stores it
+/// ([`narrowing`](super::fields::narrowing)): the global base wrapped to the design's global
+/// address bits (as the AGEN wraps addresses); the halo rows and the region keep only their
+/// low bits; a halo column count or bank run above 255 becomes the power of two of its log2
+/// (the OR of its set bits' indices). A valid entry in halo or bank mode is unchanged but for
+/// the wrapped global base; in the other modes the walk reads none of the other fields.
+pub fn stored(design: &D2maDesign, e: &BufferEntry) -> BufferEntry {
+    let low = |name: &str, x: u16| match narrowing(name, design.global_bits) {
         Some(Narrowing::Low(bits)) => x & ((1 << bits) - 1),
         other => unreachable!("{name} is kept low, not {other:?}"),
     };
@@ -58,6 +59,7 @@ pub fn stored(e: &BufferEntry) -> BufferEntry {
         1 << or_log2(e.halo_cols)
     };
     BufferEntry {
+        global: design.wrap_global(e.global),
         halo_rows: low("halo_rows", e.halo_rows),
         halo_cols: run,
         region: low("region", e.region.into()) as u8,
@@ -241,7 +243,7 @@ impl ControllerModel {
                 // A fully written entry (busy, or arming) takes no command.
                 if before[i].mask != 0b111 {
                     let e = &mut self.entries[i];
-                    e.entry = stored(&e.entry.with_part(part, data));
+                    e.entry = stored(&self.design, &e.entry.with_part(part, data));
                     e.mask |= 1 << part as u8;
                     e.end = hw_guard_end(&e.entry);
                     if e.mask == 0b111 {
@@ -571,10 +573,39 @@ mod tests {
         ];
         let mut rng = ChaCha8Rng::seed_from_u64(15);
         let random = (0..2000).map(|_| random_entry(&mut rng));
+        let design = D2maDesign::new(super::super::Unit::Controller, 8, 4, 128).unwrap();
         for e in cases.into_iter().chain(extremes).chain(random) {
             e.validate().unwrap();
-            stored(&e).validate().unwrap();
-            assert_eq!(hw_guard_end(&stored(&e)), Guard::of(&e, true).end, "{e:?}");
+            stored(&design, &e).validate().unwrap();
+            assert_eq!(
+                hw_guard_end(&stored(&design, &e)),
+                Guard::of(&e, true).end,
+                "{e:?}"
+            );
         }
+    }
+
+    /// A narrower design stores the global base's low bits only: the read port shows it
+    /// wrapped, the other fields unchanged.
+    #[test]
+    fn a_narrower_design_stores_the_global_base_wrapped() {
+        let e = BufferEntry {
+            global: 0xfedc_ba98_7654_3210,
+            shared: 0x100,
+            count: 64,
+            size: 2,
+            stride: 1,
+            ..Default::default()
+        };
+        let wide = D2maDesign::new(super::super::Unit::Controller, 2, 1, 32).unwrap();
+        let narrow = wide.with_global_bits(40).unwrap();
+        assert_eq!(stored(&wide, &e), e);
+        assert_eq!(
+            stored(&narrow, &e),
+            BufferEntry {
+                global: 0x98_7654_3210,
+                ..e
+            }
+        );
     }
 }

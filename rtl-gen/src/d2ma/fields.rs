@@ -66,7 +66,13 @@ pub const NARROWED: [(&str, Narrowing); 3] = [
     ("region", Narrowing::Low(4)),
 ];
 
-/// How the array stores the field `name`, if narrower than the entry's format.
-pub fn narrowing(name: &str) -> Option<Narrowing> {
+/// How the array of a design with `global_bits` global address bits stores the field `name`,
+/// if narrower than the entry's format: the fields of [`NARROWED`], and the global base's low
+/// `global_bits` bits when they are fewer than the field's 64 (the AGEN and the engine wrap
+/// global addresses modulo `2^global_bits`, so the bits above are never read).
+pub fn narrowing(name: &str, global_bits: u32) -> Option<Narrowing> {
+    if name == "global" && global_bits < field(name).width {
+        return Some(Narrowing::Low(global_bits));
+    }
     NARROWED.iter().find(|&&(n, _)| n == name).map(|&(_, k)| k)
 }

@@ -124,8 +124,9 @@ pub struct D2maDesign {
     /// Global segment size in bytes: 32, 64 or 128.
     pub segment_bytes: u32,
     /// Bits of the global addresses the AGEN computes and the engine requests (the paper's
-    /// 64 by default). The table entry keeps the paper's 64-bit global field, whose bits above
-    /// these are ignored: addresses wrap modulo `2^global_bits`.
+    /// 64 by default), and of the global base the controller array stores. Configuration
+    /// commands and the read port keep the paper's 64-bit global field, whose bits above these
+    /// are ignored (read as zeros): addresses wrap modulo `2^global_bits`.
     pub global_bits: u32,
     /// How the controller array holds its table (controller and engine).
     pub storage: Storage,
@@ -228,13 +229,13 @@ impl D2maDesign {
 
     /// The module name: `d2ma_agen_s<segment>`, `d2ma_controller_c<ctas>_b<buffers>`,
     /// `d2ma_raw_check_c<ctas>_b<buffers>`, `d2ma_engine_c<ctas>_b<buffers>` (with
-    /// `_s<segment>` for segments other than 128 bytes), then `_g<bits>` for an AGEN or engine
-    /// with fewer than 64 global address bits, then `_out<bound>` for an engine with a bound on
-    /// a buffer's requests in flight, then `_cg` or `_lat` for a controller or engine whose
-    /// table is clock-gated or latches.
+    /// `_s<segment>` for segments other than 128 bytes), then `_g<bits>` for an AGEN,
+    /// controller or engine with fewer than 64 global address bits, then `_out<bound>` for an
+    /// engine with a bound on a buffer's requests in flight, then `_cg` or `_lat` for a
+    /// controller or engine whose table is clock-gated or latches.
     pub fn name(&self) -> String {
         let mut name = self.base_name();
-        let global = matches!(self.block, Unit::Agen | Unit::Engine);
+        let global = matches!(self.block, Unit::Agen | Unit::Controller | Unit::Engine);
         if global && self.global_bits < MAX_GLOBAL_BITS {
             name.push_str(&format!("_g{}", self.global_bits));
         }
@@ -294,7 +295,7 @@ impl D2maDesign {
         let global = format!("{}-bit global addresses", self.global_bits);
         match self.block {
             Unit::Agen => vec![segments, global],
-            Unit::Controller => vec![table, format!("{} storage", self.storage.name())],
+            Unit::Controller => vec![table, global, format!("{} storage", self.storage.name())],
             Unit::RawCheck => vec![table],
             Unit::Engine => {
                 let mut sizes = vec![
@@ -523,7 +524,7 @@ mod tests {
         let c = D2maDesign::new(Unit::Controller, 8, 4, 128).unwrap();
         assert_eq!(
             c.with_global_bits(32).unwrap().name(),
-            "d2ma_controller_c8_b4"
+            "d2ma_controller_c8_b4_g32"
         );
         assert_eq!(
             c.with_storage(Storage::Latch).name(),
