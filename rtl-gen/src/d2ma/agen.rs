@@ -33,7 +33,7 @@
 //! `entry_i` and `mem_ready_i`, and zero when not valid. A transfer takes one cycle to start (plus
 //! the halo rows): the first chunk appears the cycle after `start_i`.
 
-use super::fields::{entry_field, mode_is, tile_extent, MODE_BANK, MODE_HALO, WALK_BITS};
+use super::fields::{entry_field, mode_is, tile_extent, MODE_BANK, MODE_HALO, TILE_DIM_BITS};
 use super::{D2maDesign, CHUNK_BYTES_BITS, SHARED_BITS};
 use crate::rtl::{Expr, Module, Signal};
 use models::d2ma::entry::{field, ENTRY_BITS};
@@ -45,6 +45,15 @@ const LD_BYTES_BITS: u32 = 19;
 
 /// Bits of the bytes left in the current segment (at most 128).
 const SEGMENT_LEFT_BITS: u32 = 8;
+
+/// Bits of the row counter and the row bounds: a valid entry's walk has at most
+/// 255 + 2 x 255 = 765 rows (a 2-D tile has at most 255 rows, a halo at most the tile's; a
+/// 1-D walk is one row).
+const ROW_BITS: u32 = 10;
+
+/// Bits of the column counts: a 1-D row has at most 65 535 elements (the 16-bit count), a
+/// 2-D walked row at most 765.
+const COL_BITS: u32 = 16;
 
 /// The low `bits` bits of the entry's global base; the bits above are sunk (ignored).
 fn global_base(m: &mut Module, entry: &Signal, bits: u32) -> Expr {
@@ -147,8 +156,11 @@ impl Ports {
 struct Decoded {
     /// Log2 of the element's bytes.
     size: Signal,
-    /// The byte step of a strided (non-unit) walk: the element stride times the element size.
-    sstep: Signal,
+    /// The stride field times the element size, in bytes: a 2-D walk's step from one row to
+    /// the next (the leading dimension) and a strided 1-D walk's step from one element to the
+    /// next. A 1-D walk is one row, so its row step is taken only with its last chunk, after
+    /// which nothing reads the addresses: one register serves both.
+    step: Signal,
     /// Bank-conflict resolution, and its run length in elements.
     bank: Signal,
     run_n: Signal,
@@ -171,8 +183,6 @@ struct Decoded {
     has_hc_now: Signal,
     first_len_now: Expr,
     run_n_now: Signal,
-    /// The leading dimension in bytes (zero for 1-D).
-    ldb: Signal,
     /// Elements are contiguous: a chunk may cover several.
     unit: Signal,
     /// The global base, where the start puts the row-start address (the halo columns and rows
@@ -186,7 +196,7 @@ struct Decoded {
 impl Decoded {
     /// Decodes `entry` for global addresses of `gb` bits, the walk's bounds loaded on `load`.
     fn of(m: &mut Module, entry: &Signal, gb: u32, load: &Signal) -> Self {
-        let wb = WALK_BITS;
+        let t = TILE_DIM_BITS;
         let z = |w| Expr::zeros(w);
         // One clock gate for the whole decode stage: its registers need no enable multiplexer.
         let gclk = m.clock_gate("decode_gclk", load.expr());
@@ -202,26 +212,31 @@ impl Decoded {
         let halo = m.wire_of("halo", mode_is(&mode, MODE_HALO));
         let run_n = m.wire_of("run_n", entry_field(entry, "halo_cols"));
         let halo_const = m.wire_of("halo_const", entry_field(entry, "halo_const"));
-        let (rows, cols) = tile_extent(two_d.expr(), &count);
-        let halo_dim =
-            |name: &str| Expr::mux(halo.expr(), entry_field(entry, name).zext(wb), z(wb));
+        let (rows, cols) = tile_extent(two_d.expr(), &count, ROW_BITS, COL_BITS);
+        // A valid halo is at most the tile: its rows and columns are in the fields' low byte
+        // (the halo columns' other bits are the bank run's).
+        let halo_dim = |name: &str| {
+            let f = field(name);
+            Expr::mux(halo.expr(), entry.slice(f.lsb + t - 1, f.lsb), z(t))
+        };
         let hr = m.wire_of("hr", halo_dim("halo_rows"));
         let hc = m.wire_of("hc", halo_dim("halo_cols"));
-        let row_end = m.wire_of("tile_row_end", hr.expr().add(rows.clone()));
+        let hr_field = field("halo_rows");
+        m.sink_unused(
+            "halo_rows_high",
+            entry.slice(hr_field.lsb + hr_field.width - 1, hr_field.lsb + t),
+        );
+        let hr_rows = hr.expr().zext(ROW_BITS);
+        let row_end = m.wire_of("tile_row_end", hr_rows.clone().add(rows.clone()));
         // rows + 2 hr: one adder, not two after each other.
-        let walk_rows = rows.add(hr.expr().shl(Expr::constant(1, 1)));
+        let walk_rows = rows.add(hr_rows.shl(Expr::constant(1, 1)));
         let cols = m.wire_of("cols", cols);
         let stride_bits = estride.width();
-        let ld = Expr::mux(two_d.expr(), estride.expr(), z(stride_bits));
-        let ldb = ld.zext(LD_BYTES_BITS).shl(size.expr());
-        let sstep = estride.expr().zext(LD_BYTES_BITS).shl(size.expr());
+        let step = estride.expr().zext(LD_BYTES_BITS).shl(size.expr());
         let unit = two_d
             .expr()
             .or(estride.expr().eq(Expr::constant(1, stride_bits)));
-        let left = hc
-            .slice(run_n.width() - 1, 0)
-            .zext(LD_BYTES_BITS)
-            .shl(size.expr());
+        let left = hc.expr().zext(LD_BYTES_BITS).shl(size.expr());
         // The walk's first row starts halo_cols elements left of the base and halo_rows rows
         // above it: the start loads the base, and the AGEN steps left once (when there are
         // halo columns), then back one leading dimension a cycle, before the first chunk.
@@ -241,12 +256,12 @@ impl Decoded {
             region_is(&[5, 6, 7]),
             region_is(&[7, 8, 1]),
         ]);
-        let has_halo_rows = m.wire_of("has_halo_rows", hr.expr().ne(z(wb)));
-        let has_hc_now = m.wire_of("has_hc", hc.expr().ne(z(wb)));
-        let first_len_now = Expr::mux(has_hc_now.expr(), hc.expr(), cols.expr());
+        let has_halo_rows = m.wire_of("has_halo_rows", hr.expr().ne(z(t)));
+        let has_hc_now = m.wire_of("has_hc", hc.expr().ne(z(t)));
+        let first_len_now = Expr::mux(has_hc_now.expr(), hc.expr().zext(COL_BITS), cols.expr());
         Self {
             size: hold(m, "size", size.expr()),
-            sstep: hold(m, "sstep", sstep),
+            step: hold(m, "step", step),
             bank: hold(m, "bank", mode_is(&mode, MODE_BANK)),
             run_n: hold(m, "run_n", run_n.expr()),
             halo_const,
@@ -261,7 +276,6 @@ impl Decoded {
             has_hc_now,
             first_len_now,
             run_n_now: run_n.clone(),
-            ldb: hold(m, "ldb", ldb),
             unit: hold(m, "unit", unit),
             first_row,
             shared: entry_field(entry, "shared"),
@@ -280,6 +294,14 @@ impl State {
     /// Declares the register `base`, `width` bits, reset to zero.
     fn declare(m: &mut Module, base: &str, width: u32) -> Self {
         let (q, d) = m.state(base, width, 0);
+        Self { q, d }
+    }
+
+    /// Declares the register `base`, `width` bits, without reset: walk state that a start
+    /// loads before `busy` (reset) lets anything read it.
+    fn unreset(m: &mut Module, base: &str, width: u32) -> Self {
+        let d = m.wire(&format!("{base}_d"), width);
+        let q = m.register_unreset(&format!("{base}_q"), d.expr(), None, None);
         Self { q, d }
     }
 }
@@ -314,10 +336,10 @@ impl SplitAddr {
     /// `gb`-bit address.
     fn declare(m: &mut Module, base: &str, gb: u32) -> Self {
         Self {
-            hi: State::declare(m, &format!("{base}_hi"), gb - LOW_BITS),
-            lo: State::declare(m, &format!("{base}_lo"), LOW_BITS),
-            carry: State::declare(m, &format!("{base}_carry"), 1),
-            borrow: State::declare(m, &format!("{base}_borrow"), 1),
+            hi: State::unreset(m, &format!("{base}_hi"), gb - LOW_BITS),
+            lo: State::unreset(m, &format!("{base}_lo"), LOW_BITS),
+            carry: State::unreset(m, &format!("{base}_carry"), 1),
+            borrow: State::unreset(m, &format!("{base}_borrow"), 1),
         }
     }
 
@@ -449,22 +471,25 @@ impl Walk {
         load: Signal,
         entry: &Decoded,
     ) -> Self {
-        let (wb, gb) = (WALK_BITS, design.global_bits);
+        let gb = design.global_bits;
         let seg_lg = design.segment_bytes.trailing_zeros();
-        let rewind = State::declare(m, "rewind", 1);
-        let left = State::declare(m, "left", 1);
+        let rewind = State::unreset(m, "rewind", 1);
+        let left = State::unreset(m, "left", 1);
         Self {
             left,
-            i: State::declare(m, "row", wb),
-            top: State::declare(m, "in_top_halo", 1),
-            bottom: State::declare(m, "in_bottom_halo", 1),
-            sec: State::declare(m, "sec", SEC_BITS),
-            col_left: State::declare(m, "col_left", wb),
+            i: State::unreset(m, "row", ROW_BITS),
+            top: State::unreset(m, "in_top_halo", 1),
+            bottom: State::unreset(m, "in_bottom_halo", 1),
+            sec: State::unreset(m, "sec", SEC_BITS),
+            col_left: State::unreset(m, "col_left", COL_BITS),
             g: SplitAddr::declare(m, "gaddr", gb),
             row: SplitAddr::declare(m, "row_base", gb),
-            s: State::declare(m, "saddr", SHARED_BITS),
-            run_left: State::declare(m, "run_left", entry.run_n.width()),
-            last: State::declare(m, "last_seg", LOW_BITS - seg_lg),
+            s: State::unreset(m, "saddr", SHARED_BITS),
+            run_left: State::unreset(m, "run_left", entry.run_n.width()),
+            last: State::unreset(m, "last_seg", LOW_BITS - seg_lg),
+            // Reset, though a start clears it: the one walk bit whose reset costs nothing
+            // measurable, kept so that a start that failed to clear it (the mutant of
+            // `reset_mutants.rs`) shows only where the testbench aims at it.
             last_valid: State::declare(m, "last_valid", 1),
             busy,
             rewind,
@@ -518,7 +543,6 @@ struct Chunk {
 
 impl Chunk {
     fn of(m: &mut Module, design: &D2maDesign, e: &Decoded, w: &Walk, mem_ready: &Signal) -> Self {
-        let wb = WALK_BITS;
         let seg = u64::from(design.segment_bytes);
         let seg_lg = design.segment_bytes.trailing_zeros();
         let i = &w.i.q;
@@ -537,8 +561,9 @@ impl Chunk {
             "by_seg",
             Expr::mux(e.unit.expr(), seg_rem, Expr::constant(1, SEGMENT_LEFT_BITS)),
         );
-        let by_seg = by_seg8.expr().zext(wb);
-        let by_run = Expr::mux(e.bank.expr(), w.run_left.q.expr().zext(wb), Expr::ones(wb));
+        let cw = COL_BITS;
+        let by_seg = by_seg8.expr().zext(cw);
+        let by_run = Expr::mux(e.bank.expr(), w.run_left.q.expr().zext(cw), Expr::ones(cw));
         let lt = |m: &mut Module, name: &str, a: &Expr, b: &Expr| {
             m.wire_of(name, a.clone().lt(b.clone()))
         };
@@ -593,7 +618,7 @@ impl Chunk {
         let fire = m.wire_of("fire", walking.expr().and(mem_ready.expr()));
         let last_sec = sec_is(SEC_RIGHT).or(sec_is(SEC_TILE).and(e.has_hc.expr().not()));
         let at_row_end = m.wire_of("at_row_end", sec_end.expr().and(last_sec));
-        let i_next = m.wire_of("row_next", i.expr().add(Expr::constant(1, wb)));
+        let i_next = m.wire_of("row_next", i.expr().add(Expr::constant(1, ROW_BITS)));
         let done = m.wire_of(
             "done",
             fire.expr()
@@ -601,15 +626,15 @@ impl Chunk {
                 .and(i_next.expr().eq(e.walk_rows.expr())),
         );
         let row_lo = w.row.lo.q.expr();
-        let next_row = Low::plus(m, "next_row_lo", row_lo.clone(), e.ldb.expr());
-        let back = Expr::mux(w.left.q.expr(), e.left.expr(), e.ldb.expr());
+        let next_row = Low::plus(m, "next_row_lo", row_lo.clone(), e.step.expr());
+        let back = Expr::mux(w.left.q.expr(), e.left.expr(), e.step.expr());
         let prev_row = Low::minus(m, "prev_row_lo", row_lo, back);
         let rewound = m.wire_of(
             "rewound",
             w.rewind.q.expr().and(Expr::mux(
                 w.left.q.expr(),
-                e.hr.expr().eq(Expr::zeros(wb)),
-                i_next.expr().eq(e.hr.expr()),
+                e.hr.expr().eq(Expr::zeros(TILE_DIM_BITS)),
+                i_next.expr().eq(e.hr.expr().zext(ROW_BITS)),
             )),
         );
         // Within the row, a unit walk's next address is the segment's end (the segment's
@@ -637,7 +662,7 @@ impl Chunk {
             carry: seg_end.expr().and(up_next.slice(up_bits, up_bits)),
             borrow: Expr::constant(0, 1),
         };
-        let strided_next = Low::plus(m, "strided_lo", g_lo.expr(), e.sstep.expr());
+        let strided_next = Low::plus(m, "strided_lo", g_lo.expr(), e.step.expr());
         let g_next = unit_next.or_else(e.unit.expr(), strided_next);
         let run_bits = w.run_left.q.width();
         let run = w.run_left.q.expr();
@@ -712,9 +737,9 @@ impl Chunk {
                 Expr::constant(SEC_TILE, SEC_BITS),
                 Expr::constant(SEC_RIGHT, SEC_BITS),
             ),
-            sec_next_len: Expr::mux(sec_is(SEC_LEFT), e.cols.expr(), e.hc.expr()),
+            sec_next_len: Expr::mux(sec_is(SEC_LEFT), e.cols.expr(), e.hc.expr().zext(cw)),
             row_sec: first_section(e.has_hc.expr()),
-            row_len: Expr::mux(e.has_hc.expr(), e.hc.expr(), e.cols.expr()),
+            row_len: Expr::mux(e.has_hc.expr(), e.hc.expr().zext(cw), e.cols.expr()),
             col_rest,
             pad,
             s_next,
@@ -787,7 +812,7 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
         &w.left.d,
         adv.next(e.has_hc_now.expr(), zero.clone(), zero, &w.left.q),
     );
-    let zero_wb = Expr::zeros(WALK_BITS);
+    let zero_wb = Expr::zeros(ROW_BITS);
     // The step left does not count as a halo row.
     let stepped = Expr::mux(
         c.rewound.expr().or(w.left.q.expr()),
@@ -801,8 +826,8 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
         &w.top.d,
         adv.next(
             e.has_halo_rows.expr(),
-            e.hr.expr().ne(Expr::zeros(WALK_BITS)),
-            at_next_row(c.i_next.expr().lt(e.hr.expr()), &w.top.q),
+            e.hr.expr().ne(Expr::zeros(TILE_DIM_BITS)),
+            at_next_row(c.i_next.expr().lt(e.hr.expr().zext(ROW_BITS)), &w.top.q),
             &w.top.q,
         ),
     );

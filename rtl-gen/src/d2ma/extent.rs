@@ -115,7 +115,7 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
     let hr = m.wire_of("hr", hr);
     let hc = field(&mut m, "halo_cols");
     let hc = m.wire_of("hc", hc);
-    let (_, cols) = tile_extent(two_d.clone(), &count);
+    let (_, cols) = tile_extent(two_d.clone(), &count, wb, wb);
     let walk_cols = m.wire_of("walk_cols", cols.add(hc.expr().shl(Expr::constant(1, 1))));
     let (row, row_d) = m.state("row", wb, 0);
     let (col, col_d) = m.state("col", wb, 0);
@@ -151,7 +151,7 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
 
     // Keep: the chunk's elements before the extent's end.
     let ext = cur.slice(xb - 2, 0);
-    let (xrows, xcols) = tile_extent(two_d, &m.wire_of("ext", ext));
+    let (xrows, xcols) = tile_extent(two_d, &m.wire_of("ext", ext), wb, wb);
     let row_end = m.wire_of("row_limit", xrows.add(hr.expr()));
     let col_end = m.wire_of("col_limit", xcols.add(hc.expr()));
     let past = row

@@ -29,17 +29,21 @@ pub fn mode_is(mode: &Signal, code: u64) -> Expr {
     mode.expr().eq(Expr::constant(code, mode.width()))
 }
 
-/// The tile's rows and columns, [`WALK_BITS`] wide, of the `count` field held in `count`: a
-/// 2-D count has its rows in the high byte and its columns in the low one, a 1-D count is one
-/// row of `count` columns.
-pub fn tile_extent(two_d: Expr, count: &Signal) -> (Expr, Expr) {
-    let (t, wb) = (TILE_DIM_BITS, WALK_BITS);
+/// The tile's rows and columns, `row_bits` and `col_bits` wide (at least 8 and the count's
+/// width), of the `count` field held in `count`: a 2-D count has its rows in the high byte and
+/// its columns in the low one, a 1-D count is one row of `count` columns.
+pub fn tile_extent(two_d: Expr, count: &Signal, row_bits: u32, col_bits: u32) -> (Expr, Expr) {
+    let t = TILE_DIM_BITS;
     let rows = Expr::mux(
         two_d.clone(),
-        count.slice(2 * t - 1, t).zext(wb),
-        Expr::constant(1, wb),
+        count.slice(2 * t - 1, t).zext(row_bits),
+        Expr::constant(1, row_bits),
     );
-    let cols = Expr::mux(two_d, count.slice(t - 1, 0).zext(wb), count.expr().zext(wb));
+    let cols = Expr::mux(
+        two_d,
+        count.slice(t - 1, 0).zext(col_bits),
+        count.expr().zext(col_bits),
+    );
     (rows, cols)
 }
 
