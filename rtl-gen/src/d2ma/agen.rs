@@ -297,12 +297,11 @@ impl State {
         Self { q, d }
     }
 
-    /// Declares the register `base`, `width` bits, without reset, on `clock` (`None`: the
-    /// module's clock): walk state that a start loads before `busy` (reset) lets anything
-    /// read it.
-    fn unreset(m: &mut Module, base: &str, width: u32, clock: Option<&Signal>) -> Self {
+    /// Declares the register `base`, `width` bits, without reset: walk state that a start
+    /// loads before `busy` (reset) lets anything read it.
+    fn unreset(m: &mut Module, base: &str, width: u32) -> Self {
         let d = m.wire(&format!("{base}_d"), width);
-        let q = m.register_unreset(&format!("{base}_q"), d.expr(), None, clock);
+        let q = m.register_unreset(&format!("{base}_q"), d.expr(), None, None);
         Self { q, d }
     }
 }
@@ -324,8 +323,7 @@ const LOW_BITS: u32 = LD_BYTES_BITS + 1;
 /// address: the low [`LOW_BITS`] bits, the high part, and a pending carry (or borrow) from the
 /// low part's last step, added to the high part in the next cycle (from registers, in parallel
 /// with the low part's arithmetic). The address is `(hi + carry - borrow) << LOW_BITS | lo`;
-/// every edge of the walk's gated clock resolves the pending carry into the high part (while
-/// the walk waits, the carry stays pending: the address is the same).
+/// every edge resolves the pending carry into the high part.
 struct SplitAddr {
     hi: State,
     lo: State,
@@ -335,14 +333,13 @@ struct SplitAddr {
 
 impl SplitAddr {
     /// Declares the registers `{base}_hi`, `{base}_lo`, `{base}_carry` and `{base}_borrow` of a
-    /// `gb`-bit address, on the walk's gated clock `gclk`.
-    fn declare(m: &mut Module, base: &str, gb: u32, gclk: &Signal) -> Self {
-        let c = Some(gclk);
+    /// `gb`-bit address.
+    fn declare(m: &mut Module, base: &str, gb: u32) -> Self {
         Self {
-            hi: State::unreset(m, &format!("{base}_hi"), gb - LOW_BITS, c),
-            lo: State::unreset(m, &format!("{base}_lo"), LOW_BITS, c),
-            carry: State::unreset(m, &format!("{base}_carry"), 1, c),
-            borrow: State::unreset(m, &format!("{base}_borrow"), 1, c),
+            hi: State::unreset(m, &format!("{base}_hi"), gb - LOW_BITS),
+            lo: State::unreset(m, &format!("{base}_lo"), LOW_BITS),
+            carry: State::unreset(m, &format!("{base}_carry"), 1),
+            borrow: State::unreset(m, &format!("{base}_borrow"), 1),
         }
     }
 
@@ -363,19 +360,22 @@ impl SplitAddr {
     }
 
     /// Assigns the next value: the high part `hi` (an exact one), and the low part with its
-    /// pending carry `on_load`, `on_rewind` or `on_fire` (see [`Advance`]; the registers'
-    /// gated clock ticks only when one of them moves).
+    /// pending carry `on_load`, `on_rewind`, `on_fire`, or the low part held and nothing
+    /// pending (see [`Advance`]).
     fn advance(&self, m: &mut Module, adv: &Advance, hi: Expr, arms: [Low; 3]) {
         m.assign(&self.hi.d, hi);
         let [load, rewind, fire] = arms;
-        m.assign(&self.lo.d, adv.moved(load.lo, rewind.lo, fire.lo));
         m.assign(
-            &self.carry.d,
-            adv.moved(load.carry, rewind.carry, fire.carry),
+            &self.lo.d,
+            adv.next(load.lo, rewind.lo, fire.lo, &self.lo.q),
         );
+        let pending = |on_load: Expr, on_rewind: Expr, on_fire: Expr| {
+            adv.or_else(on_load, on_rewind, on_fire, Expr::constant(0, 1))
+        };
+        m.assign(&self.carry.d, pending(load.carry, rewind.carry, fire.carry));
         m.assign(
             &self.borrow.d,
-            adv.moved(load.borrow, rewind.borrow, fire.borrow),
+            pending(load.borrow, rewind.borrow, fire.borrow),
         );
     }
 }
@@ -429,13 +429,9 @@ impl Low {
     }
 }
 
-/// The walk's state, and nothing of the entry. Besides `busy` and the last-segment register,
-/// it is on one gated clock that ticks when the walk moves (a start, a rewind step, a chunk):
-/// its registers need no hold multiplexer.
+/// The walk's state, and nothing of the entry.
 struct Walk {
     busy: State,
-    /// The walk moves this cycle: the gated clock's enable.
-    advance: Signal,
     /// Stepping the row-start address back over the halo columns and rows, before the first
     /// chunk; `left`: the step over the halo columns is next (the first).
     rewind: State,
@@ -477,29 +473,25 @@ impl Walk {
     ) -> Self {
         let gb = design.global_bits;
         let seg_lg = design.segment_bytes.trailing_zeros();
-        let advance = m.wire("advance", 1);
-        let gclk = m.clock_gate("walk_gclk", advance.expr());
-        let c = Some(&gclk);
-        let rewind = State::unreset(m, "rewind", 1, c);
-        let left = State::unreset(m, "left", 1, c);
+        let rewind = State::unreset(m, "rewind", 1);
+        let left = State::unreset(m, "left", 1);
         Self {
             left,
-            i: State::unreset(m, "row", ROW_BITS, c),
-            top: State::unreset(m, "in_top_halo", 1, c),
-            bottom: State::unreset(m, "in_bottom_halo", 1, c),
-            sec: State::unreset(m, "sec", SEC_BITS, c),
-            col_left: State::unreset(m, "col_left", COL_BITS, c),
-            g: SplitAddr::declare(m, "gaddr", gb, &gclk),
-            row: SplitAddr::declare(m, "row_base", gb, &gclk),
-            s: State::unreset(m, "saddr", SHARED_BITS, c),
-            run_left: State::unreset(m, "run_left", entry.run_n.width(), c),
-            last: State::unreset(m, "last_seg", LOW_BITS - seg_lg, None),
+            i: State::unreset(m, "row", ROW_BITS),
+            top: State::unreset(m, "in_top_halo", 1),
+            bottom: State::unreset(m, "in_bottom_halo", 1),
+            sec: State::unreset(m, "sec", SEC_BITS),
+            col_left: State::unreset(m, "col_left", COL_BITS),
+            g: SplitAddr::declare(m, "gaddr", gb),
+            row: SplitAddr::declare(m, "row_base", gb),
+            s: State::unreset(m, "saddr", SHARED_BITS),
+            run_left: State::unreset(m, "run_left", entry.run_n.width()),
+            last: State::unreset(m, "last_seg", LOW_BITS - seg_lg),
             // Reset, though a start clears it: the one walk bit whose reset costs nothing
             // measurable, kept so that a start that failed to clear it (the mutant of
             // `reset_mutants.rs`) shows only where the testbench aims at it.
             last_valid: State::declare(m, "last_valid", 1),
             busy,
-            advance,
             rewind,
             load,
         }
@@ -774,36 +766,20 @@ struct Advance {
 }
 
 impl Advance {
-    /// Whether anything moves: the walk's gated clock ticks.
-    fn any(&self) -> Expr {
-        self.load
-            .expr()
-            .or(self.rewinding.expr())
-            .or(self.fire.expr())
+    /// The next value of `q`: `on_load`, `on_rewind`, `on_fire` or held.
+    fn next(&self, on_load: Expr, on_rewind: Expr, on_fire: Expr, q: &Signal) -> Expr {
+        self.or_else(on_load, on_rewind, on_fire, q.expr())
     }
 
-    /// The next value of a register on the module's clock: `on_load`, `on_rewind`, `on_fire`
-    /// or `q` held.
-    fn next(&self, on_load: Expr, on_rewind: Expr, on_fire: Expr, q: &Signal) -> Expr {
+    /// `on_load`, `on_rewind`, `on_fire`, or `otherwise` when nothing moves.
+    fn or_else(&self, on_load: Expr, on_rewind: Expr, on_fire: Expr, otherwise: Expr) -> Expr {
         Expr::select(
             vec![
                 (self.load.expr(), on_load),
                 (self.rewinding.expr(), on_rewind),
                 (self.fire.expr(), on_fire),
             ],
-            q.expr(),
-        )
-    }
-
-    /// The next value of a register on the walk's gated clock, which ticks only when something
-    /// moves: `on_load`, `on_rewind`, else `on_fire`.
-    fn moved(&self, on_load: Expr, on_rewind: Expr, on_fire: Expr) -> Expr {
-        Expr::select(
-            vec![
-                (self.load.expr(), on_load),
-                (self.rewinding.expr(), on_rewind),
-            ],
-            on_fire,
+            otherwise,
         )
     }
 }
@@ -818,23 +794,23 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
         rewinding,
         fire: c.fire.clone(),
     };
-    m.assign(&w.advance, adv.any());
     m.assign(
         &w.busy.d,
         adv.next(one.clone(), one.clone(), c.done.expr().not(), &w.busy.q),
     );
     m.assign(
         &w.rewind.d,
-        adv.moved(
+        adv.next(
             e.has_halo_rows.expr().or(e.has_hc_now.expr()),
             c.rewound.expr().not(),
             Expr::constant(0, 1),
+            &w.rewind.q,
         ),
     );
     let zero = Expr::constant(0, 1);
     m.assign(
         &w.left.d,
-        adv.moved(e.has_hc_now.expr(), zero.clone(), zero),
+        adv.next(e.has_hc_now.expr(), zero.clone(), zero, &w.left.q),
     );
     let zero_wb = Expr::zeros(ROW_BITS);
     // The step left does not count as a halo row.
@@ -848,26 +824,29 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
     let at_next_row = |flag: Expr, q: &Signal| Expr::mux(c.at_row_end.expr(), flag, q.expr());
     m.assign(
         &w.top.d,
-        adv.moved(
+        adv.next(
             e.has_halo_rows.expr(),
             e.hr.expr().ne(Expr::zeros(TILE_DIM_BITS)),
             at_next_row(c.i_next.expr().lt(e.hr.expr().zext(ROW_BITS)), &w.top.q),
+            &w.top.q,
         ),
     );
     m.assign(
         &w.bottom.d,
-        adv.moved(
+        adv.next(
             Expr::constant(0, 1),
             Expr::constant(0, 1),
             at_next_row(c.i_next.expr().ge(e.row_end.expr()), &w.bottom.q),
+            &w.bottom.q,
         ),
     );
     m.assign(
         &w.i.d,
-        adv.moved(
+        adv.next(
             zero_wb,
             stepped,
             Expr::mux(c.at_row_end.expr(), c.i_next.expr(), w.i.q.expr()),
+            &w.i.q,
         ),
     );
     // After a chunk: the same section with fewer elements, the row's next section, or the
@@ -880,15 +859,16 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
     };
     m.assign(
         &w.sec.d,
-        adv.moved(
+        adv.next(
             first_section(e.has_hc_now.expr()),
             w.sec.q.expr(),
             after(c.row_sec.clone(), c.sec_next.clone(), w.sec.q.expr()),
+            &w.sec.q,
         ),
     );
     m.assign(
         &w.col_left.d,
-        adv.moved(
+        adv.next(
             e.first_len_now.clone(),
             w.col_left.q.expr(),
             after(
@@ -896,6 +876,7 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
                 c.sec_next_len.clone(),
                 c.col_rest.clone(),
             ),
+            &w.col_left.q,
         ),
     );
     let gb = e.first_row.width();
@@ -939,11 +920,11 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
     );
     m.assign(
         &w.s.d,
-        adv.moved(e.shared.clone(), w.s.q.expr(), c.s_next.clone()),
+        adv.next(e.shared.clone(), w.s.q.expr(), c.s_next.clone(), &w.s.q),
     );
     m.assign(
         &w.run_left.d,
-        adv.moved(
+        adv.next(
             e.run_n_now.expr(),
             w.run_left.q.expr(),
             Expr::mux(
@@ -951,6 +932,7 @@ fn next_state(m: &mut Module, e: &Decoded, w: &Walk, c: &Chunk) -> Signal {
                 e.run_n.expr(),
                 c.run_rest.clone(),
             ),
+            &w.run_left.q,
         ),
     );
     let req = m.wire_of("req", c.fire.expr().and(c.need_req.expr()));
