@@ -563,13 +563,13 @@ fn the_d2ma_raw_check_is_proved_at_the_papers_size_and_a_wrong_one_is_refuted() 
     let paper = generate(root, "d2ma raw-check --ctas 8 --buffers 4");
     let lines = prove_all(root, &[paper]);
     assert!(lines[0].contains("PROVED raw-check"), "{lines:?}");
-    // Entry 0's guard taken as closed at its end: a load at `end` waits.
+    // Buffer 0's guard (entry 0 for CTA 0) taken as closed at its end: a load at `end` waits.
     let dir = generate(root, "d2ma raw-check --ctas 2 --buffers 2");
     let block = BlockUnderProof::load(&dir).unwrap();
     let original = std::fs::read_to_string(&block.rtl_files[0]).unwrap();
-    let right = "({1'b0, load_addr_i} < end_i[16:0])";
+    let right = "({1'b0, load_addr_i} < sel_end0)";
     assert!(original.contains(right), "{original}");
-    let wrong = original.replace(right, "({1'b0, load_addr_i} <= end_i[16:0])");
+    let wrong = original.replace(right, "({1'b0, load_addr_i} <= sel_end0)");
     std::fs::write(&block.rtl_files[0], wrong).unwrap();
     let cex = counterexample(root, &dir);
     let cycle = &cex["cycles"][0];

@@ -1,6 +1,7 @@
-//! The read-after-write check of the paper's Fig. 7: two comparators per table entry against
-//! `[start, end)`, the wait signal back to the issue stage, and the release of a CTA's waiting
-//! warps when one of its buffers completes. Combinational.
+//! The read-after-write check of the paper's Fig. 7: the load's CTA selects its buffers'
+//! guards, two comparators per buffer against `[start, end)` of an in-flight one, the wait
+//! signal back to the issue stage, and the release of a CTA's waiting warps when one of its
+//! buffers completes. Combinational.
 //!
 //! Ports (entry `e = cta * buffers + buf`, entry `e`'s field at bits `e*w +: w`):
 //! - `load_valid_i`, `load_cta_i`, `load_addr_i[15:0]`: a shared load at the issue stage;
@@ -11,7 +12,7 @@
 //! - `release_o[CTAS-1:0]`: one-hot, the CTA whose waiting warps are released.
 
 use super::{D2maDesign, SHARED_BITS};
-use crate::rtl::{Expr, Module};
+use crate::rtl::{Expr, Module, Signal};
 use std::ops::Not;
 
 /// Width of a guard's end: one past a shared address.
@@ -57,15 +58,47 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         "One-hot: release the waiting warps of this CTA.",
     );
 
+    // The load's CTA selects its buffers' guards (busy bit, start, end), and only those are
+    // compared: `buffers` comparator pairs instead of one per entry. The selection is an
+    // AND-OR over the CTA decoded one-hot; a CTA number at or above `ctas` selects nothing.
     let addr = load_addr.expr().zext(END_BITS);
+    let cta_is: Vec<Signal> = (0..design.ctas)
+        .map(|c| {
+            m.wire_of(
+                &format!("cta_is{c}"),
+                load_cta.expr().eq(Expr::constant(u64::from(c), cb)),
+            )
+        })
+        .collect();
     let mut hits = Vec::new();
-    for i in 0..e {
-        let cta = i / design.buffers;
-        let lo = start.slice(16 * i + 15, 16 * i).zext(END_BITS);
-        let hi = end.slice(END_BITS * i + END_BITS - 1, END_BITS * i);
-        let mine = load_cta.expr().eq(Expr::constant(u64::from(cta), cb));
-        let inside = addr.clone().lt(lo).not().and(addr.clone().lt(hi));
-        hits.push(m.wire_of(&format!("hit{i}"), busy.bit(i).and(mine).and(inside)));
+    for b in 0..design.buffers {
+        let of_cta = |field: &dyn Fn(u32) -> Expr| {
+            cta_is
+                .iter()
+                .enumerate()
+                .map(|(c, is)| {
+                    let v = field(c as u32 * design.buffers + b);
+                    let w = v.width();
+                    Expr::mux(is.expr(), v, Expr::zeros(w))
+                })
+                .reduce(|a, t| a.or(t))
+                .unwrap_or_else(|| unreachable!("a design has at least one CTA"))
+        };
+        let sel_busy = m.wire_of(&format!("sel_busy{b}"), of_cta(&|i| busy.bit(i)));
+        let sel_start = m.wire_of(
+            &format!("sel_start{b}"),
+            of_cta(&|i| start.slice(16 * i + 15, 16 * i)),
+        );
+        let sel_end = m.wire_of(
+            &format!("sel_end{b}"),
+            of_cta(&|i| end.slice(END_BITS * i + END_BITS - 1, END_BITS * i)),
+        );
+        let inside = addr
+            .clone()
+            .lt(sel_start.expr().zext(END_BITS))
+            .not()
+            .and(addr.clone().lt(sel_end.expr()));
+        hits.push(m.wire_of(&format!("hit{b}"), sel_busy.expr().and(inside)));
     }
     let any = hits
         .iter()

@@ -503,6 +503,9 @@ pub fn rap(r: &RapBlock, latency: u32) -> Reference {
 /// Bits of a shared byte address (the D²MA RAW check's `load_addr_i`, a guard's start).
 const SHARED_BITS: u32 = 16;
 
+/// The RAW check's port of the load's CTA, on which its proof splits into cases.
+pub const RAW_CTA_PORT: &str = "load_cta_i";
+
 /// The reference of the D²MA RAW check, from `models::d2ma::raw`: a load waits when it is valid
 /// and some guard of its own CTA (entry `e = cta * buffers + buf`) is in flight with
 /// `start <= addr < end` (`Guard::blocks`, `must_wait`); `release_o` is one-hot in the CTA of a
@@ -514,7 +517,7 @@ pub fn raw_check(r: &RawCheckBlock) -> Reference {
     let cb = bits_to_hold(u64::from(r.ctas - 1));
     let ports = vec![
         input("load_valid_i", 1),
-        input("load_cta_i", cb),
+        input(RAW_CTA_PORT, cb),
         input("load_addr_i", SHARED_BITS),
         input("busy_i", e),
         input("start_i", SHARED_BITS * e),
@@ -553,7 +556,8 @@ pub fn raw_check(r: &RawCheckBlock) -> Reference {
         ports,
         claim: format!(
             "wait_o and release_o = the RAW check of models::d2ma::raw (Guard::blocks over the \
-             load's CTA, {} CTAs x {} buffers) for every load, guard and completion",
+             load's CTA, {} CTAs x {} buffers) for every load, guard and completion (one SAT \
+             problem per value of {RAW_CTA_PORT})",
             r.ctas, r.buffers
         ),
         stateful: false,

@@ -111,10 +111,15 @@ fn both(gold: &Design, gate: &Design) -> String {
     s
 }
 
-/// The miter and the `sat` call that decides it; `mode` sets up the sequential problem.
-fn miter_and_sat(script: &mut String, mode: &str, timeout_s: u32) {
+/// The miter of `gold` and `gate`, as the top module.
+fn build_miter(script: &mut String) {
     script.push_str("miter -equiv -flatten -make_assert -make_outputs gold gate miter\n");
     script.push_str("hierarchy -top miter\n");
+}
+
+/// The miter and the `sat` call that decides it; `mode` sets up the sequential problem.
+fn miter_and_sat(script: &mut String, mode: &str, timeout_s: u32) {
+    build_miter(script);
     // Identical logic of the two sides (a mutant and its original) merges before the solver
     // sees it; nothing here changes what the miter computes.
     script.push_str("opt_expr -keepdc\nopt_merge\nopt_clean\n");
@@ -157,6 +162,69 @@ pub fn miter(
     miter_and_sat(&mut script, &mode, timeout_s);
     solve(work, name, &script)
 }
+
+/// Proves a combinational `gate` equal to `gold` one value of the input `port` (`width` bits)
+/// at a time, for each of `0..values`: per value the miter's port becomes that constant,
+/// Yosys' `opt` folds it through both sides (the selections it steers become wires, and the
+/// logic the two sides then share merges), and `sat` proves what is left. The values cover
+/// every input the check covers when the designs assume `port < values` (or `values` is
+/// `2^width`). `opt` runs without `-keepdc` here, so that it folds `x | 0` into `x` (a
+/// one-hot selection's unselected terms): both designs are two-valued (no `x` constant), so
+/// no don't-care exists for it to exploit. One script (`<work>/<name>.ys`); the first value whose case does not hold
+/// gives the answer, its counterexample with the port's value added.
+#[allow(clippy::too_many_arguments)]
+pub fn miter_per_value(
+    work: &Path,
+    name: &str,
+    gold: &Design,
+    gate: &Design,
+    port: &str,
+    width: u32,
+    values: u64,
+    timeout_s: u32,
+) -> Result<Run, crate::Error> {
+    let mut script = both(gold, gate);
+    build_miter(&mut script);
+    script.push_str("design -save cases\n");
+    for value in 0..values {
+        let _ = writeln!(
+            script,
+            "design -load cases\ndelete -port miter/in_{port}\nconnect -set in_{port} {width}'d{value}\n\
+             opt_expr\nopt_merge\nopt_clean\nopt\n\
+             sat -prove-asserts -set-assumes -show-ports -timeout {timeout_s} miter"
+        );
+    }
+    let (log_text, seconds, log) = run(work, name, &script)?;
+    let cases: Vec<&str> = log_text.split(SAT_PASS).skip(1).collect();
+    let mut answer = Answer::Holds;
+    for value in 0..values {
+        let case = cases
+            .get(value as usize)
+            .and_then(|case| read_sat_answer(case));
+        match case.ok_or_else(|| no_verdict(name, &log_text, &log))? {
+            Answer::Holds => continue,
+            Answer::Fails(mut trace) => {
+                let bits = format!("{value:0w$b}", w = width as usize);
+                for (_, signals) in &mut trace.cycles {
+                    signals.push((format!("in_{port}"), bits.clone()));
+                }
+                answer = Answer::Fails(trace);
+            }
+            other => answer = other,
+        }
+        break;
+    }
+    Ok(Run {
+        answer,
+        seconds,
+        cpu_seconds: cpu_seconds(&log_text),
+        script: work.join(format!("{name}.ys")),
+        log,
+    })
+}
+
+/// The header Yosys logs for each `sat` command.
+const SAT_PASS: &str = "Executing SAT pass";
 
 /// Proves that `gate` equals `gold` from reset for every input sequence of any length, by
 /// temporal induction strengthened by `lemma`: pairs of bits (`gold.<wire>[i]`,
