@@ -131,8 +131,18 @@ fn miter_and_sat(script: &mut String, mode: &str, timeout_s: u32) {
 
 /// Runs `script` as `<work>/<name>.ys` and reads `sat`'s answer.
 fn solve(work: &Path, name: &str, script: &str) -> Result<Run, crate::Error> {
+    solve_with(work, name, script, read_sat_answer)
+}
+
+/// Runs `script` as `<work>/<name>.ys` and reads the answer from its log with `read`.
+fn solve_with(
+    work: &Path,
+    name: &str,
+    script: &str,
+    read: impl Fn(&str) -> Option<Answer>,
+) -> Result<Run, crate::Error> {
     let (log_text, seconds, log) = run(work, name, script)?;
-    let answer = read_sat_answer(&log_text).ok_or_else(|| no_verdict(name, &log_text, &log))?;
+    let answer = read(&log_text).ok_or_else(|| no_verdict(name, &log_text, &log))?;
     Ok(Run {
         answer,
         seconds,
@@ -170,8 +180,8 @@ pub fn miter(
 /// every input the check covers when the designs assume `port < values` (or `values` is
 /// `2^width`). `opt` runs without `-keepdc` here, so that it folds `x | 0` into `x` (a
 /// one-hot selection's unselected terms): both designs are two-valued (no `x` constant), so
-/// no don't-care exists for it to exploit. One script (`<work>/<name>.ys`); the first value whose case does not hold
-/// gives the answer, its counterexample with the port's value added.
+/// no don't-care exists for it to exploit. One script (`<work>/<name>.ys`); the first value
+/// whose case does not hold gives the answer, its counterexample with the port's value added.
 #[allow(clippy::too_many_arguments)]
 pub fn miter_per_value(
     work: &Path,
@@ -194,33 +204,30 @@ pub fn miter_per_value(
              sat -prove-asserts -set-assumes -show-ports -timeout {timeout_s} miter"
         );
     }
-    let (log_text, seconds, log) = run(work, name, &script)?;
-    let cases: Vec<&str> = log_text.split(SAT_PASS).skip(1).collect();
-    let mut answer = Answer::Holds;
+    solve_with(work, name, &script, |log| {
+        read_cases(log, port, width, values)
+    })
+}
+
+/// The answer of [`miter_per_value`]'s log: the first of the `values` cases that does not hold,
+/// a counterexample with `port`'s value added, or `Holds` when every case does; `None` when a
+/// case gave no verdict.
+fn read_cases(log: &str, port: &str, width: u32, values: u64) -> Option<Answer> {
+    let cases: Vec<&str> = log.split(SAT_PASS).skip(1).collect();
     for value in 0..values {
-        let case = cases
-            .get(value as usize)
-            .and_then(|case| read_sat_answer(case));
-        match case.ok_or_else(|| no_verdict(name, &log_text, &log))? {
-            Answer::Holds => continue,
+        match read_sat_answer(cases.get(value as usize)?)? {
+            Answer::Holds => {}
             Answer::Fails(mut trace) => {
                 let bits = format!("{value:0w$b}", w = width as usize);
                 for (_, signals) in &mut trace.cycles {
                     signals.push((format!("in_{port}"), bits.clone()));
                 }
-                answer = Answer::Fails(trace);
+                return Some(Answer::Fails(trace));
             }
-            other => answer = other,
+            other => return Some(other),
         }
-        break;
     }
-    Ok(Run {
-        answer,
-        seconds,
-        cpu_seconds: cpu_seconds(&log_text),
-        script: work.join(format!("{name}.ys")),
-        log,
-    })
+    Some(Answer::Holds)
 }
 
 /// The header Yosys logs for each `sat` command.
@@ -426,6 +433,26 @@ mod tests {
         assert_eq!(hex("11010011110110"), "0x34f6");
         assert_eq!(hex("0000"), "0x0");
         assert_eq!(hex("1x"), "0b1x");
+    }
+
+    #[test]
+    fn reads_the_first_case_that_fails() {
+        let holds = "Executing SAT pass\nSAT proof finished - no model found: SUCCESS!\n";
+        let fails = "Executing SAT pass\nSAT proof finished - model found: FAIL!\n\
+                     \x20 Signal Name   Dec Hex Bin\n\
+                     \x20 ----------- --- --- ---\n\
+                     \x20 \\trigger      1   1   1\n";
+        let log = format!("prelude\n{holds}{fails}{holds}");
+        let Some(Answer::Fails(trace)) = read_cases(&log, "load_cta_i", 3, 3) else {
+            panic!("the second case's failure not read")
+        };
+        assert!(trace.cycles[0]
+            .1
+            .contains(&("in_load_cta_i".to_string(), "001".to_string())));
+        let all = format!("{holds}{holds}");
+        assert_eq!(read_cases(&all, "load_cta_i", 1, 2), Some(Answer::Holds));
+        // A case without a verdict (the script stopped early) gives none.
+        assert_eq!(read_cases(&all, "load_cta_i", 2, 3), None);
     }
 
     #[test]
