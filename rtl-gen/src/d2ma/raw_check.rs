@@ -72,26 +72,27 @@ pub fn build(design: &D2maDesign, header: Vec<String>) -> Module {
         .collect();
     let mut hits = Vec::new();
     for b in 0..design.buffers {
-        let of_cta = |field: &dyn Fn(u32) -> Expr| {
-            cta_is
-                .iter()
-                .enumerate()
-                .map(|(c, is)| {
-                    let v = field(c as u32 * design.buffers + b);
-                    let w = v.width();
-                    Expr::mux(is.expr(), v, Expr::zeros(w))
-                })
-                .reduce(|a, t| a.or(t))
-                .unwrap_or_else(|| unreachable!("a design has at least one CTA"))
+        let of_cta = |field: &dyn Fn(u32) -> Expr, width: u32| {
+            Expr::one_hot_select(
+                cta_is
+                    .iter()
+                    .enumerate()
+                    .map(|(c, is)| (is.expr(), field(c as u32 * design.buffers + b)))
+                    .collect(),
+                width,
+            )
         };
-        let sel_busy = m.wire_of(&format!("sel_busy{b}"), of_cta(&|i| busy.bit(i)));
+        let sel_busy = m.wire_of(&format!("sel_busy{b}"), of_cta(&|i| busy.bit(i), 1));
         let sel_start = m.wire_of(
             &format!("sel_start{b}"),
-            of_cta(&|i| start.slice(16 * i + 15, 16 * i)),
+            of_cta(&|i| start.slice(16 * i + 15, 16 * i), 16),
         );
         let sel_end = m.wire_of(
             &format!("sel_end{b}"),
-            of_cta(&|i| end.slice(END_BITS * i + END_BITS - 1, END_BITS * i)),
+            of_cta(
+                &|i| end.slice(END_BITS * i + END_BITS - 1, END_BITS * i),
+                END_BITS,
+            ),
         );
         let inside = addr
             .clone()
