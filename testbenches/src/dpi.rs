@@ -113,6 +113,12 @@ pub fn dpi_testbench_source(harness: &Harness, model: &str, lanes: usize) -> Res
             ))
         }
     };
+    if harness.has_dont_cares() {
+        return bad(format!(
+            "`{}` has outputs checked only in part: the DPI testbench checks every bit",
+            harness.dut
+        ));
+    }
     if model.is_empty() || !model.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return bad(format!("model prefix `{model}` is not a C identifier"));
     }

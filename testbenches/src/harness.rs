@@ -15,14 +15,30 @@ pub struct PortSpec {
     pub name: String,
     /// Its width in bits (at least 1).
     pub width: usize,
+    /// For an output made of equal lanes, one per bit of another output (say a guard per
+    /// table entry, and the entries' busy bits): that output's name. Lane `k` (bits
+    /// `k * w .. k * w + w - 1`, `w` = this width / that width) is checked only where bit `k`
+    /// of that output is expected 1, and is a don't-care elsewhere, so the DUT may show
+    /// anything there, `x` included. `None`: every bit is checked.
+    pub checked_where: Option<String>,
 }
 
 impl PortSpec {
-    /// A port named `name`, `width` bits wide.
+    /// A port named `name`, `width` bits wide, every bit checked.
     pub fn new(name: impl Into<String>, width: usize) -> PortSpec {
         PortSpec {
             name: name.into(),
             width,
+            checked_where: None,
+        }
+    }
+
+    /// This output, its lanes checked only where the lane's bit of output `qualifier` is
+    /// expected 1 (see [`PortSpec::checked_where`]).
+    pub fn checked_where(self, qualifier: impl Into<String>) -> PortSpec {
+        PortSpec {
+            checked_where: Some(qualifier.into()),
+            ..self
         }
     }
 }
@@ -75,6 +91,11 @@ impl Harness {
         self.outputs.iter().map(|p| p.width).sum()
     }
 
+    /// Whether some output is checked only in part ([`PortSpec::checked_where`]).
+    pub fn has_dont_cares(&self) -> bool {
+        self.outputs.iter().any(|p| p.checked_where.is_some())
+    }
+
     /// The testbench's top module name, `tb_<dut>`.
     pub fn top(&self) -> String {
         format!("tb_{}", self.dut)
@@ -125,6 +146,28 @@ impl Harness {
             }
             if !seen.insert(port.name.as_str()) {
                 return bad(format!("port `{}` is listed twice", port.name));
+            }
+        }
+        if let Some(port) = self.inputs.iter().find(|p| p.checked_where.is_some()) {
+            return bad(format!(
+                "input `{}` has a qualifier: only outputs are checked",
+                port.name
+            ));
+        }
+        for port in &self.outputs {
+            let Some(name) = &port.checked_where else {
+                continue;
+            };
+            let qualifier = self.outputs.iter().find(|q| &q.name == name);
+            match qualifier {
+                Some(q) if q.checked_where.is_none() && port.width % q.width == 0 => {}
+                _ => {
+                    return bad(format!(
+                        "output `{}` is checked where `{name}` is 1: that must be another \
+                         output, checked whole, whose width divides {}",
+                        port.name, port.width
+                    ))
+                }
             }
         }
         Ok(())
@@ -222,6 +265,26 @@ mod tests {
         let mut h = harness();
         h.timing = Timing::Pipelined { latency: 0 };
         assert!(h.validate().is_err());
+
+        // A qualifier must be another output, checked whole, whose width divides the port's.
+        for qualifier in ["nope_o", "y_o", "a_i"] {
+            let mut h = harness();
+            h.outputs[0] = h.outputs[0].clone().checked_where(qualifier);
+            let err = h.validate().unwrap_err().to_string();
+            assert!(err.contains("`y_o` is checked where"), "{err}");
+        }
+        let mut h = harness();
+        h.outputs.push(PortSpec::new("v_o", 3));
+        h.outputs[0] = h.outputs[0].clone().checked_where("v_o");
+        assert!(h.validate().is_err(), "3 lanes do not divide 8 bits");
+        h.outputs[1].width = 2;
+        h.validate().unwrap();
+        h.inputs[0] = h.inputs[0].clone().checked_where("v_o");
+        assert!(h
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("input `a_i`"));
     }
 
     #[test]

@@ -157,6 +157,9 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
         Timing::Pipelined { latency } => Some(latency),
     };
     let clocked = harness.timing != Timing::Combinational;
+    let compare = Compare {
+        care: harness.has_dont_cares(),
+    };
     let names = |ports: &[PortSpec]| {
         ports
             .iter()
@@ -189,6 +192,14 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
         "Expected: {expect_file}, one hex line per vector: {{{}}}.",
         names(&harness.outputs)
     ));
+    for port in &harness.outputs {
+        if let Some(qualifier) = &port.checked_where {
+            header.push(format!(
+                "Don't-care: a lane of {} where its bit of {qualifier} is expected 0 (tb_care).",
+                port.name
+            ));
+        }
+    }
     header.push(format!(
         "Prints at most {MAX_REPORTED_MISMATCHES} MISMATCH lines, then exactly one line `{dut}: P passed, F failed`."
     ));
@@ -213,6 +224,10 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
     {
         let mut m = w.indent();
         declarations(&mut m, harness, vectors, pipelined, clocked);
+        if compare.care {
+            m.blank();
+            care_function(&mut m, harness);
+        }
         m.blank();
         m.block("initial begin", "end", |w| {
             w.line("tb_load_ok = 1'b1;");
@@ -242,9 +257,9 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
             {
                 let mut w = w.indent();
                 if clocked {
-                    push_clocked(&mut w, pipelined);
+                    push_clocked(&mut w, pipelined, compare);
                 } else {
-                    push_combinational(&mut w);
+                    push_combinational(&mut w, compare);
                 }
                 w.line(format!(
                     "$display(\"{dut}: %0d passed, %0d failed\", tb_passed, tb_failed);"
@@ -392,13 +407,87 @@ fn report(
     w.line("tb_reports = tb_reports + 1;");
 }
 
+/// How the testbench compares the outputs with an expected value: every bit, or, when the
+/// harness has don't-cares ([`PortSpec::checked_where`]), the bits `tb_care` keeps.
+#[derive(Clone, Copy)]
+struct Compare {
+    /// Whether the harness has don't-cares (the testbench then has a `tb_care` function).
+    care: bool,
+}
+
+impl Compare {
+    /// The Verilog condition that `got` differs from `expected` in a checked bit (an `x` or
+    /// `z` in a checked bit of `got` differs too).
+    fn differs(self, got: &str, expected: &str) -> String {
+        if self.care {
+            format!("(({got} ^ {expected}) & tb_care({expected})) !== {{OUT_W{{1'b0}}}}")
+        } else {
+            format!("{got} !== {expected}")
+        }
+    }
+}
+
+/// The function `tb_care(expected)`: the output bits checked against `expected`, ones but in
+/// each lane of a partly checked output whose qualifier bit `expected` holds 0.
+fn care_function(w: &mut CodeWriter, harness: &Harness) {
+    let lsb = |name: &str| {
+        let at = harness
+            .outputs
+            .iter()
+            .position(|p| p.name == name)
+            .unwrap_or_else(|| unreachable!("a validated harness names its own outputs"));
+        harness.outputs[at + 1..]
+            .iter()
+            .map(|p| p.width)
+            .sum::<usize>()
+    };
+    w.line("// The output bits checked against an expected value: each lane of a partly checked");
+    w.line("// output only where its qualifier bit is expected 1.");
+    w.line("function [OUT_W-1:0] tb_care;");
+    {
+        let mut f = w.indent();
+        f.line("input [OUT_W-1:0] expected;");
+        f.line("integer lane;");
+        f.block("begin", "end", |w| {
+        w.line("tb_care = {OUT_W{1'b1}};");
+        for port in &harness.outputs {
+            let Some(qualifier) = &port.checked_where else {
+                continue;
+            };
+            let lanes = harness
+                .outputs
+                .iter()
+                .find(|p| &p.name == qualifier)
+                .map_or(1, |p| p.width);
+            let lane_w = port.width / lanes;
+            w.line(format!("// {}: lane k where {qualifier}[k] is expected 1.", port.name));
+            w.block(
+                format!("for (lane = 0; lane < {lanes}; lane = lane + 1) begin"),
+                "end",
+                |w| {
+                    w.line(format!(
+                        "tb_care[{} + lane * {lane_w} +: {lane_w}] = {{{lane_w}{{expected[{} + lane]}}}};",
+                        lsb(&port.name),
+                        lsb(qualifier)
+                    ));
+                },
+            );
+        }
+    });
+    }
+    w.line("endfunction");
+}
+
 /// Applies vector `tb_i`, lets the outputs settle 1 ns, compares `tb_got` with its expected
 /// value and counts the verdict.
-fn apply_and_check(w: &mut CodeWriter) {
+fn apply_and_check(w: &mut CodeWriter, compare: Compare) {
     w.line("tb_stim = stimulus_mem[tb_i];");
     w.line("#1;");
     w.block(
-        "if (tb_got !== expected_mem[tb_i]) begin",
+        format!(
+            "if ({}) begin",
+            compare.differs("tb_got", "expected_mem[tb_i]")
+        ),
         "end else begin",
         |w| {
             w.line("tb_failed = tb_failed + 1;");
@@ -410,11 +499,11 @@ fn apply_and_check(w: &mut CodeWriter) {
 }
 
 /// The check loop of a combinational DUT: apply, settle 1 ns, compare.
-fn push_combinational(w: &mut CodeWriter) {
+fn push_combinational(w: &mut CodeWriter, compare: Compare) {
     w.block(
         "for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin",
         "end",
-        apply_and_check,
+        |w| apply_and_check(w, compare),
     );
 }
 
@@ -427,10 +516,11 @@ fn report_clocked(w: &mut CodeWriter, index: &str, input: &str, expected: &str, 
 
 /// Checks that a pipelined DUT's registered outputs read zero, their reset value, while
 /// `rst_ni` is low; a failure counts against vector 0, the first checked after the reset.
-fn check_reset_outputs(w: &mut CodeWriter, pipelined: Option<u32>) {
+fn check_reset_outputs(w: &mut CodeWriter, pipelined: Option<u32>, compare: Compare) {
     if pipelined.is_some() {
         w.line("#1;");
-        w.block("if (tb_got !== {OUT_W{1'b0}}) begin", "end", |w| {
+        let differs = compare.differs("tb_got", "{OUT_W{1'b0}}");
+        w.block(format!("if ({differs}) begin"), "end", |w| {
             report_clocked(
                 w,
                 "0",
@@ -454,7 +544,7 @@ fn check_reset_outputs(w: &mut CodeWriter, pipelined: Option<u32>) {
 ///
 /// A pipelined DUT's outputs are checked to be zero during each reset; a clocked DUT's reset
 /// state is read by the vectors right after it.
-fn push_clocked(w: &mut CodeWriter, pipelined: Option<u32>) {
+fn push_clocked(w: &mut CodeWriter, pipelined: Option<u32>, compare: Compare) {
     w.block(
         "for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin",
         "end",
@@ -469,7 +559,7 @@ fn push_clocked(w: &mut CodeWriter, pipelined: Option<u32>) {
         w.line("#5 tb_clk = 1'b1;");
         w.line("#5 tb_clk = 1'b0;");
     });
-    check_reset_outputs(w, pipelined);
+    check_reset_outputs(w, pipelined, compare);
     w.line("tb_rst_n = 1'b1;");
     w.line("tb_k = (N + 1) / 2;");
     w.block(
@@ -478,14 +568,14 @@ fn push_clocked(w: &mut CodeWriter, pipelined: Option<u32>) {
         |w| w.line("tb_k = tb_k + 1;"),
     );
     w.line("tb_end = tb_k;");
-    run_vectors(w, pipelined);
+    run_vectors(w, pipelined, compare);
     w.line("// Phase 2: reset with the clock stopped (no edge while rst_ni is low); all vectors.");
     w.line("tb_phase = 2;");
     w.line("#2 tb_rst_n = 1'b0;");
-    check_reset_outputs(w, pipelined);
+    check_reset_outputs(w, pipelined, compare);
     w.line("#1 tb_rst_n = 1'b1;");
     w.line("tb_end = N;");
-    run_vectors(w, pipelined);
+    run_vectors(w, pipelined, compare);
     w.line("// Phase 3: reset asserted in the low phase and held over two rising edges.");
     w.line("tb_phase = 3;");
     w.line("#2 tb_rst_n = 1'b0;");
@@ -493,10 +583,10 @@ fn push_clocked(w: &mut CodeWriter, pipelined: Option<u32>) {
     w.line("#5 tb_clk = 1'b0;");
     w.line("#5 tb_clk = 1'b1;");
     w.line("#5 tb_clk = 1'b0;");
-    check_reset_outputs(w, pipelined);
+    check_reset_outputs(w, pipelined, compare);
     w.line("tb_rst_n = 1'b1;");
     w.line("tb_end = (N < 4096) ? N : 4096;");
-    run_vectors(w, pipelined);
+    run_vectors(w, pipelined, compare);
     w.block(
         "for (tb_i = 0; tb_i < N; tb_i = tb_i + 1) begin",
         "end",
@@ -512,23 +602,24 @@ fn push_clocked(w: &mut CodeWriter, pipelined: Option<u32>) {
 
 /// Vectors 0 .. `tb_end`-1 from the reset just released, one per cycle, for a clocked or a
 /// pipelined DUT; starts and ends with the clock low.
-fn run_vectors(w: &mut CodeWriter, pipelined: Option<u32>) {
+fn run_vectors(w: &mut CodeWriter, pipelined: Option<u32>, compare: Compare) {
     match pipelined {
-        None => run_clocked(w),
-        Some(latency) => run_pipelined(w, latency),
+        None => run_clocked(w, compare),
+        Some(latency) => run_pipelined(w, latency, compare),
     }
 }
 
 /// One vector per cycle of a clocked DUT with combinational outputs: applied after the falling
 /// edge, checked 1 ns later, before the rising edge that commits it.
-fn run_clocked(w: &mut CodeWriter) {
+fn run_clocked(w: &mut CodeWriter, compare: Compare) {
     w.block(
         "for (tb_i = 0; tb_i < tb_end; tb_i = tb_i + 1) begin",
         "end",
         |w| {
             w.line("tb_stim = stimulus_mem[tb_i];");
             w.line("#1;");
-            w.block("if (tb_got !== expected_mem[tb_i]) begin", "end", |w| {
+            let differs = compare.differs("tb_got", "expected_mem[tb_i]");
+            w.block(format!("if ({differs}) begin"), "end", |w| {
                 report_clocked(w, "tb_i", "tb_stim", "expected_mem[tb_i]", "");
             });
             w.line("#4 tb_clk = 1'b1;");
@@ -540,7 +631,7 @@ fn run_clocked(w: &mut CodeWriter) {
 /// One vector per cycle of a pipelined DUT, then `LATENCY - 1` cycles to drain (the last
 /// stimulus held). Besides the latency check, a vector fails if the outputs move between the
 /// moment its inputs are applied and the next rising edge (outputs that are not registered).
-fn run_pipelined(w: &mut CodeWriter, latency: u32) {
+fn run_pipelined(w: &mut CodeWriter, latency: u32, compare: Compare) {
     w.line("tb_last = tb_got;");
     w.block(
         "for (tb_c = 0; tb_c < tb_end + LATENCY - 1; tb_c = tb_c + 1) begin",
@@ -552,7 +643,10 @@ fn run_pipelined(w: &mut CodeWriter, latency: u32) {
             w.line("#1;");
             w.line("// Registered outputs must not follow the inputs before the rising edge.");
             w.block(
-                "if (tb_c < tb_end && tb_got !== tb_last) begin",
+                format!(
+                    "if (tb_c < tb_end && {}) begin",
+                    compare.differs("tb_got", "tb_last")
+                ),
                 "end",
                 |w| {
                     report_clocked(
@@ -571,7 +665,10 @@ fn run_pipelined(w: &mut CodeWriter, latency: u32) {
             // warn about.
             let check = |w: &mut CodeWriter, index: &str| {
                 w.block(
-                    format!("if (tb_got !== expected_mem[{index}]) begin"),
+                    format!(
+                        "if ({}) begin",
+                        compare.differs("tb_got", &format!("expected_mem[{index}]"))
+                    ),
                     "end",
                     |w| {
                         report_clocked(

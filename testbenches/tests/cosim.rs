@@ -454,3 +454,54 @@ fn failing_testbenches_exit_non_zero_when_run_directly() {
         assert!(!text.contains("passed,"), "{sim}:\n{text}");
     }
 }
+
+/// `y_o` is two 4-bit lanes, checked only where `v_o` (= `b_i`) has the lane's bit set:
+/// `y_o = a_i`, or, in the mutant, `a_i` with lane 1's low bit flipped.
+fn lanes_dut(flip: bool) -> String {
+    let y = if flip { "a_i ^ 8'h10" } else { "a_i" };
+    format!(
+        "module lanes (\n  input  wire [7:0] a_i,\n  input  wire [1:0] b_i,\n  \
+         output wire [7:0] y_o,\n  output wire [1:0] v_o\n);\n  assign y_o = {y};\n  \
+         assign v_o = b_i;\nendmodule\n"
+    )
+}
+
+/// A don't-care lane may hold anything: expectations that are wrong only in lanes whose
+/// qualifier bit is 0 pass, in both simulators; a DUT wrong in a checked lane fails exactly
+/// the vectors that check that lane.
+#[test]
+fn dont_care_lanes_are_skipped_and_checked_lanes_are_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let harness = Harness {
+        dut: "lanes".into(),
+        inputs: vec![PortSpec::new("a_i", 8), PortSpec::new("b_i", 2)],
+        outputs: vec![
+            PortSpec::new("y_o", 8).checked_where("v_o"),
+            PortSpec::new("v_o", 2),
+        ],
+        timing: Timing::Combinational,
+    };
+    // Lane k of the expectation is right where b bit k is 1, and wrong (inverted) elsewhere.
+    let vectors: Vec<Vector> = (0..64u64)
+        .map(|i| {
+            let (a, b) = ((i * 37) & 0xff, i & 3);
+            let keep = (if b & 1 == 1 { 0x0f } else { 0 }) | (if b & 2 == 2 { 0xf0 } else { 0 });
+            Vector {
+                inputs: vec![Bits::from_u64(a, 8), Bits::from_u64(b, 2)],
+                expected: vec![Bits::from_u64(a ^ (!keep & 0xff), 8), Bits::from_u64(b, 2)],
+            }
+        })
+        .collect();
+    let tb = write_testbench(&tmp.path().join("tb"), &harness, &vectors).unwrap();
+    let rtl = write_rtl(tmp.path(), "lanes", &lanes_dut(false));
+    lint_both(&rtl, &tb);
+    for sim in simulators() {
+        let report = sim.run(&rtl, &tb, &tmp.path().join("work")).unwrap();
+        assert_eq!((report.passed, report.failed), (64, 0), "{report:?}");
+    }
+    std::fs::create_dir_all(tmp.path().join("mutant")).unwrap();
+    let mutant = write_rtl(&tmp.path().join("mutant"), "lanes", &lanes_dut(true));
+    let report = Icarus.run(&mutant, &tb, &tmp.path().join("work")).unwrap();
+    // Lane 1 is checked in the vectors with b = 2 or 3: half of them.
+    assert_eq!((report.passed, report.failed), (32, 32), "{report:?}");
+}
