@@ -94,6 +94,14 @@ pub trait Block {
         BTreeMap::new()
     }
 
+    /// The outputs the testbench checks only in part, each with its qualifier: a lane of the
+    /// output (one per bit of the qualifier, another output) is a don't-care where the
+    /// qualifier's bit is expected 0 (the D²MA controller's guards of entries that hold no
+    /// transfer). `(output, qualifier)` pairs; none by default, every output bit checked.
+    fn dont_cares(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+
     /// How the top module's outputs follow its inputs. A block that is not combinational has
     /// a clock and a reset (the top module's `clk_i` and `rst_ni`).
     fn timing(&self) -> Timing;
@@ -365,7 +373,15 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
     assert_eq!(top.name(), name, "the top module is named after the block");
     let interface = interface(top);
     let timing = block.timing();
-    let harness = harness(&name, &interface, timing);
+    let mut harness = harness(&name, &interface, timing);
+    for (output, qualifier) in block.dont_cares() {
+        let port = harness
+            .outputs
+            .iter_mut()
+            .find(|p| p.name == output)
+            .unwrap_or_else(|| panic!("{name}: a don't-care output `{output}` is an output"));
+        *port = port.clone().checked_where(qualifier);
+    }
     let stimulus = block.stimulus(plan);
     let mut files: Vec<(String, String)> = modules
         .iter()

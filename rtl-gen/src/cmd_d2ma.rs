@@ -239,6 +239,10 @@ fn report(design: &D2maDesign, plan: &D2maPlan) {
                 "configuration to first request: {} cycles; SAXPY (2 CTAs x 2 buffers of 256 floats) done after {} cycles",
                 run.config_to_first_request, run.saxpy_cycles
             );
+            println!(
+                "starts delayed a cycle by a command completing an entry (the span unit has the read port): {}",
+                run.port_waits
+            );
             if let Some(bound) = design.in_flight_bound() {
                 println!(
                     "walk cycles held by the bound of {bound} requests in flight per buffer: {}",

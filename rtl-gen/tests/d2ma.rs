@@ -160,6 +160,31 @@ fn a_wrong_expectation_is_caught() {
     assert_eq!(report.failed, 1);
 }
 
+/// The controller's guards of entries that hold no transfer are don't-cares (the array does
+/// not zero them: `controller::DONT_CARES`), but a busy entry's guard is checked: a shared
+/// base off by one bit in one entry fails in both simulators, while the unmutated array, whose
+/// idle entries show stale or undefined guards, passes (`storage_styles_...`).
+#[test]
+fn a_busy_entrys_guard_is_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = design(Unit::Controller, SIZES[1]).with_storage(Storage::Latch);
+    let dir = generate(&d, 400, tmp.path());
+    let name = d.name();
+    let top = dir.join(format!("{name}.v"));
+    let text = std::fs::read_to_string(&top).unwrap();
+    let shown = "assign start_o[31:16] = entry1[79:64];";
+    assert!(text.contains(shown), "no `{shown}` in {name}.v");
+    std::fs::write(
+        &top,
+        text.replace(shown, "assign start_o[31:16] = entry1[79:64] ^ 16'h0001;"),
+    )
+    .unwrap();
+    for simulator in ["verilator", "iverilog"] {
+        let (_, report) = rtl_gen::cosim::run(&dir, simulator).unwrap();
+        assert!(report.failed > 0, "{simulator}: the mutant guard passed");
+    }
+}
+
 #[test]
 fn verilog_is_pinned() {
     for (b, size) in [
@@ -233,6 +258,38 @@ fn in_flight_bound_holds_the_walk() {
     std::fs::write(&top, text.replace(held, "assign walk_full = 1'b0;")).unwrap();
     let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
     assert!(report.failed > 0, "the mutant without the wait passed");
+}
+
+/// One read port serves the span unit and the AGEN: an ignited entry starts in the AGEN only
+/// in a cycle without a command that completes an entry (the model says how often one
+/// waited), and a mutant that starts it regardless reads the completed entry and fails.
+#[test]
+fn a_start_waits_for_the_read_port() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = design(Unit::Engine, SIZES[1]);
+    let plan = D2maPlan {
+        seed: 7,
+        random: 600,
+        transfers: Vec::new(),
+    };
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(plan.seed);
+    let (_, run) = rtl_gen::d2ma::vectors::engine_vectors(&d, &plan, &mut rng);
+    assert!(run.port_waits > 0, "no start ever waited for the port");
+    let dir = generate(&d, plan.random, tmp.path());
+    let name = d.name();
+    let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
+    assert_eq!(report.failed, 0, "{name}: {:?}", report.mismatches);
+    let top = dir.join(format!("{name}.v"));
+    let text = std::fs::read_to_string(&top).unwrap();
+    let gated = "assign agen_start = agen_pending_q & ctrl_rd_valid;";
+    assert!(text.contains(gated), "no `{gated}` in {name}.v");
+    std::fs::write(
+        &top,
+        text.replace(gated, "assign agen_start = agen_pending_q;"),
+    )
+    .unwrap();
+    let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
+    assert!(report.failed > 0, "the mutant that ignores the port passed");
 }
 
 /// A word layout as the test compares it: name, select value, fields `(name, lsb, width)`.

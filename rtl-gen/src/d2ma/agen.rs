@@ -5,10 +5,10 @@
 //! The AGEN holds no copy of the entry: at `start_i` it loads the walk's origin from
 //! `entry_i` and, in a decode stage of registers on one gated clock, the walk's bounds and
 //! steps (halo rows and columns, the tile's columns, where its rows end, the walk's rows, the
-//! leading dimension and the strided step in bytes, the element size, the modes and the bank
-//! run); afterwards it reads only the halo constant from `entry_i`, which must show the walked
-//! entry from the `start_i` cycle until `done_o` (the engine keeps the controller array's read
-//! port on it). The walk itself is the position (the row counter; the row's section, left
+//! leading dimension and the strided step in bytes, the element size, the modes, the bank
+//! run and the halo constant). It reads `entry_i` in the `start_i` cycle only, so the
+//! controller array's read port is free for the span unit during the walk. The walk
+//! itself is the position (the row counter; the row's section, left
 //! halo, tile or right halo, and the elements left in it, counted down), the current and
 //! row-start global addresses, the shared address beside them (Fig. 5d), the last requested
 //! segment for the mask-and-compare (Fig. 5c) and the elements left in the bank run. Counting
@@ -29,8 +29,8 @@
 //!
 //! Every chunk waits while `mem_ready_i` is low (the shader's memory unit has priority on the
 //! shared port, which constant stores use too; the engine's data path holds it low while its
-//! chunk queue or MSHRs are full). Outputs are combinational from the state, the halo constant on
-//! `entry_i` and `mem_ready_i`, and zero when not valid. A transfer takes one cycle to start (plus
+//! chunk queue or MSHRs are full). Outputs are combinational from the state and `mem_ready_i`,
+//! and zero when not valid. A transfer takes one cycle to start (plus
 //! the halo rows): the first chunk appears the cycle after `start_i`.
 
 use super::fields::{entry_field, mode_is, tile_extent, MODE_BANK, MODE_HALO, TILE_DIM_BITS};
@@ -113,7 +113,7 @@ impl Ports {
         let entry = m.input(
             "entry_i",
             ENTRY_BITS,
-            "The buffer-management-table entry to walk, held from start_i until done_o.",
+            "The buffer-management-table entry to walk, read in the start_i cycle only.",
         );
         let mem_ready = m.input(
             "mem_ready_i",
@@ -264,7 +264,7 @@ impl Decoded {
             step: hold(m, "step", step),
             bank: hold(m, "bank", mode_is(&mode, MODE_BANK)),
             run_n: hold(m, "run_n", run_n.expr()),
-            halo_const,
+            halo_const: hold(m, "halo_const", halo_const.expr()),
             hr: hold(m, "hr", hr.expr()),
             hc: hold(m, "hc", hc.expr()),
             has_halo_rows,

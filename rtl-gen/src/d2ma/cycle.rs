@@ -169,8 +169,11 @@ pub struct ControllerOut {
     pub start: Vec<u16>,
     /// Per entry: guard end.
     pub end: Vec<u32>,
-    /// The entry selected for reading.
+    /// The entry selected for reading (zeros if not busy), when [`ControllerOut::read_valid`].
     pub read: BufferEntry,
+    /// The read port shows the selected entry: no command completes an entry this cycle (the
+    /// span unit would take the port).
+    pub read_valid: bool,
 }
 
 /// The controller array's state, stepped one cycle at a time.
@@ -195,8 +198,21 @@ impl ControllerModel {
             .then(|| (cta * self.design.buffers + buf) as usize)
     }
 
+    /// Whether the configuration command `cfg` writes the last part of an entry: the span unit
+    /// then takes the read port.
+    pub fn completes(&self, cfg: Option<(u32, u32, u32, u64)>) -> bool {
+        cfg.is_some_and(|(cta, buf, part, _)| {
+            let part = Part::ALL.get(part as usize);
+            self.index((cta, buf)).zip(part).is_some_and(|(i, &part)| {
+                let mask = self.entries[i].mask;
+                mask != 0b111 && mask | 1 << part as u8 == 0b111
+            })
+        })
+    }
+
     /// The outputs for `input` from the current state, then the rising edge.
     pub fn step(&mut self, input: &ControllerIn) -> ControllerOut {
+        let read_valid = !self.completes(input.cfg);
         // The table's fields are shown for busy entries only (idle ones show zeros): they are
         // not reset, so an idle entry may hold fields never written.
         let shown = |e: &EntryState| if e.busy { *e } else { EntryState::default() };
@@ -215,7 +231,9 @@ impl ControllerModel {
             end: self.entries.iter().map(|e| e.guard().end).collect(),
             read: self
                 .index(input.read)
+                .filter(|_| read_valid)
                 .map_or_else(BufferEntry::default, |i| shown(&self.entries[i]).entry),
+            read_valid,
         };
         let before = self.entries.clone();
         for e in &mut self.entries {
@@ -305,11 +323,6 @@ impl AgenModel {
         self.walked.is_some()
     }
 
-    /// The entry being walked, which `entry_i` must show (the AGEN reads it in place).
-    pub fn walked(&self) -> Option<BufferEntry> {
-        self.walked
-    }
-
     /// The outputs for `input` from the current state, then the rising edge.
     ///
     /// # Panics
@@ -390,13 +403,17 @@ pub struct EngineModel {
     pub ctrl: ControllerModel,
     agen: AgenModel,
     current: (u32, u32),
-    /// The entry ignited last cycle, which the AGEN starts this cycle.
+    /// The entry ignited, which the AGEN starts in the first cycle after its ignition without
+    /// a command that completes an entry (the span unit takes the controller's read port).
     starting: Option<usize>,
     inflight: Vec<u32>,
     walked: Vec<bool>,
     /// Cycles in which the walk waited because its buffer had the bound's requests in flight
     /// (with [`D2maDesign::in_flight_bound`]; the AGEN busy, the memory port ready).
     pub bound_waits: usize,
+    /// Cycles in which an ignited entry waited to start in the AGEN because a command that
+    /// completes an entry had the controller's read port.
+    pub port_waits: usize,
 }
 
 impl EngineModel {
@@ -412,6 +429,7 @@ impl EngineModel {
             inflight: vec![0; e],
             walked: vec![false; e],
             bound_waits: 0,
+            port_waits: 0,
         }
     }
 
@@ -454,8 +472,12 @@ impl EngineModel {
         if full && input.req_ready && self.agen.busy() {
             self.bound_waits += 1;
         }
+        let start = self.starting.filter(|_| !self.ctrl.completes(input.cfg));
+        if self.starting.is_some() && start.is_none() {
+            self.port_waits += 1;
+        }
         let agen_in = AgenIn {
-            start: self.starting.map(|i| entries[i].entry),
+            start: start.map(|i| entries[i].entry),
             mem_ready: input.req_ready && !full,
         };
         let agen = self.agen.step(&agen_in);
@@ -486,7 +508,7 @@ impl EngineModel {
         if let Some(i) = launch {
             self.current = self.tag(i);
         }
-        self.starting = launch;
+        self.starting = launch.or(self.starting.filter(|_| start.is_none()));
         out
     }
 }

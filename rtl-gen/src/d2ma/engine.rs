@@ -168,17 +168,20 @@ pub fn build_with(
     };
     let (any_ready, grant_cta, grant_buf) = first(&mut m, "grant", &ready);
     let agen_busy = m.wire("agen_busy_now", 1);
-    // An ignited entry starts in the AGEN the next cycle (`agen_start`), read through the
-    // controller's read port at the registered `cur_*`: no arbiter on the AGEN's paths.
-    let (agen_start, agen_start_d) = m.state("agen_start", 1, 0);
+    // An ignited entry is pending (`agen_pending`) and starts in the AGEN in the first cycle
+    // after its ignition in which the controller's read port shows it (`agen_start`, on
+    // `rd_valid_o`: a command that completes an entry takes the port for the span unit), read
+    // at the registered `cur_*`
+    // (no arbiter on the AGEN's paths).
+    let (agen_pending, agen_pending_d) = m.state("agen_pending", 1, 0);
+    let agen_start = m.wire("agen_start", 1);
     let launch = m.wire_of(
         "launch",
         any_ready
             .expr()
             .and(agen_busy.expr().not())
-            .and(agen_start.expr().not()),
+            .and(agen_pending.expr().not()),
     );
-    m.assign(&agen_start_d, launch.expr());
     let ((complete, done_cta, done_buf), can) = match data {
         None => {
             let can = m.wire("can_complete", e);
@@ -223,6 +226,12 @@ pub fn build_with(
         cfg_ports.iter().cloned().chain(ctrl_ports).collect(),
     );
     m.assign(&ready, ctrl["ready_o"].expr());
+    let port_free = ctrl["rd_valid_o"].expr();
+    m.assign(&agen_start, agen_pending.expr().and(port_free.clone()));
+    m.assign(
+        &agen_pending_d,
+        launch.expr().or(agen_pending.expr().and(port_free.not())),
+    );
     m.assign(&busy, ctrl["busy_o"].expr());
     // With the data path, the AGEN also waits for room in the writeback's queue and MSHRs.
     let chunk_room = data.map(|_| m.wire("chunk_room", 1));

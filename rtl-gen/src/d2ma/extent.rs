@@ -100,15 +100,25 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
     }
     let cur = m.wire_of("cur_extent", Expr::select(arms, Expr::zeros(xb)));
 
-    // The walk position of this cycle's chunk.
+    // The walk position of this cycle's chunk. The walk's shape is held from its start:
+    // `entry_i` shows the walked entry in the start's cycle only (the span unit takes the
+    // controller's read port during the walk).
     let wb = WALK_BITS;
-    let size = m.wire_of("size", entry_field(&entry, "size"));
-    let two_d = entry_field(&entry, "two_d");
-    let count = m.wire_of("count", entry_field(&entry, "count"));
-    let mode = m.wire_of("mode", entry_field(&entry, "mode"));
+    let held = |m: &mut Module, name: &str| {
+        m.register_unreset(
+            &format!("{name}_q"),
+            entry_field(&entry, name),
+            Some(start.expr()),
+            None,
+        )
+    };
+    let size = held(&mut m, "size");
+    let two_d = held(&mut m, "two_d").expr();
+    let count = held(&mut m, "count");
+    let mode = held(&mut m, "mode");
     let halo = mode_is(&mode, MODE_HALO);
     let field = |m: &mut Module, name: &str| {
-        let f = m.wire_of(name, entry_field(&entry, name));
+        let f = held(m, name);
         Expr::mux(halo.clone(), f.expr().zext(wb), Expr::zeros(wb))
     };
     let hr = field(&mut m, "halo_rows");

@@ -443,6 +443,13 @@ impl Block for D2maDesign {
         }
     }
 
+    fn dont_cares(&self) -> Vec<(&'static str, &'static str)> {
+        match self.block {
+            Unit::Controller => controller::DONT_CARES.to_vec(),
+            Unit::Agen | Unit::RawCheck | Unit::Engine => Vec::new(),
+        }
+    }
+
     fn parts(&self) -> Vec<Identity> {
         match self.block {
             Unit::Engine => engine::parts(self).iter().map(Block::identity).collect(),

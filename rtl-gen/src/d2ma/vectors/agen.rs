@@ -14,8 +14,9 @@ use testbenches::Vector;
 /// design's bits).
 pub fn agen_vector(design: &D2maDesign, model: &mut AgenModel, input: &AgenIn) -> Vector {
     let g = design.global_bits;
-    // The port shows the walked entry while busy (read in place), else the started one.
-    let shown = model.walked().or(input.start).unwrap_or_default();
+    // The port shows the started entry in a start's cycle and zeros otherwise: the AGEN reads
+    // it at the start only (in the engine, the span unit takes the read port in between).
+    let shown = input.start.unwrap_or_default();
     let o = model.step(input);
     let c = o.chunk.unwrap_or(models::d2ma::Chunk {
         global: 0,

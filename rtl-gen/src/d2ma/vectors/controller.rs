@@ -74,6 +74,7 @@ pub fn vectors(design: &D2maDesign, plan: &D2maPlan, rng: &mut ChaCha8Rng) -> Ve
                 packed(o.start.iter().map(|&v| u64::from(v)), e, SHARED_BITS),
                 packed(o.end.iter().map(|&v| u64::from(v)), e, END_BITS),
                 entry_bits(&o.read),
+                bit(o.read_valid),
             ],
         });
     }

@@ -76,6 +76,9 @@ pub struct EngineRun {
     /// Cycles in which a walk waited for its buffer's requests in flight to drop below the
     /// bound (an engine with [`D2maDesign::in_flight_bound`]).
     pub bound_waits: usize,
+    /// Cycles in which an ignited entry waited to start because a command that completes an
+    /// entry had the controller's read port.
+    pub port_waits: usize,
 }
 
 /// The engine's vectors and what they measured.
@@ -192,5 +195,6 @@ pub fn engine_vectors(
     // The first buffer's last command went in at cycle first_config + 2.
     run.config_to_first_request = first_request.map_or(0, |r| r - (first_config + 2));
     run.bound_waits = model.bound_waits;
+    run.port_waits = model.port_waits;
     (out, run)
 }
