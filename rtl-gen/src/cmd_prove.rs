@@ -22,6 +22,8 @@ What is proved (docs/VERIFICATION.md):
                        where the induction does not close, every sequence of --steps
                        cycles (default: every entry loaded, plus 2)
   pipelined variants   the same one register later, reset to 0 (1-induction)
+  D2MA RAW check       wait_o and release_o equal the entry-by-entry reference of
+                       models::d2ma::raw for every input, one load_cta_i value at a time
 The reference is written from the golden models, never from the generator's code; Yosys'
 miter and SAT solver decide (scripts and logs in <DIR>/prove/).
 
@@ -31,11 +33,12 @@ Examples:
   rtl-gen prove out/rap_w8_load                     # every input sequence, any length
   rtl-gen prove out/rap_w8_load --steps 12 --json   # every input sequence of 12 cycles
   rtl-gen prove out/* --jobs 2                      # proofs run two at a time
+  rtl-gen d2ma raw-check --out out/ && rtl-gen prove out/d2ma_raw_check_c8_b4
 
 Exit status: 0 when every proof holds, 1 when one fails or is undecided (the line gives the
 counterexample: inputs, expected, got), 2 on bad input (nothing proved).")]
 pub struct ProveArgs {
-    /// Block folders written by `rtl-gen hash` or `rtl-gen rap`.
+    /// Block folders written by `rtl-gen hash`, `rtl-gen rap` or `rtl-gen d2ma raw-check`.
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
     /// Cycles of a loadable converter's bounded proof, instead of the induction (default, where

@@ -76,7 +76,7 @@ enum Command {
     Completions(cmd_completions::CompletionsArgs),
     /// Print the manual page (roff) of rtl-gen or of one command.
     Man(cmd_man::ManArgs),
-    /// Prove a generated hasher or RAP converter equal to an independent reference (Yosys SAT).
+    /// Prove a generated hasher, RAP converter or D2MA RAW check equal to an independent reference (Yosys SAT).
     Prove(cmd_prove::ProveArgs),
     /// Mutation testing: single-point mutants of a block against its own testbench and Yosys.
     Mutate(cmd_mutate::MutateArgs),
