@@ -93,7 +93,8 @@ fn tile(global: u64, shared: u16, rows: u16, cols: u16, ld: u16) -> BufferEntry 
 }
 
 /// The phases: sgemv's vector (Fig. 8); a 4 x 4 tile with a 1 x 1 halo in each of the nine
-/// regions; strided, transposed and out-of-bounds tiles; SAXPY's x and y for every CTA
+/// regions; strided, transposed and out-of-bounds tiles; 1-, 2- and 4-byte elements side by
+/// side; SAXPY's x and y for every CTA
 /// (Fig. 12). `n` is the vector length; phases hold at most `ctas x buffers` buffers.
 fn phases(s: &System, n: u16) -> Vec<Vec<Buffer>> {
     let slots: Vec<(u32, u32)> = (0..s.ctas)
@@ -157,6 +158,31 @@ fn phases(s: &System, n: u16) -> Vec<Vec<Buffer>> {
         ),
     ];
     out.extend(place(odd));
+    // Element sizes side by side: a vector of floats that completes while halfword tiles with
+    // halo constants and a strided byte vector are walked (a chunk's element size must be the
+    // walked entry's, whatever another entry's completion shows at the controller's read port).
+    let halfword_tile = |global: u64, shared: u16, region: u8, halo_const: u16| BufferEntry {
+        size: 1,
+        mode: 1,
+        halo_rows: 2,
+        halo_cols: 2,
+        region,
+        halo_const,
+        ..tile(global, shared, 4, 6, 64)
+    };
+    let sizes = vec![
+        (floats(0x50000, 0x100, 12, 1), None),
+        (halfword_tile(0x58000, 0x400, 1, 0xbeef), None),
+        (
+            BufferEntry {
+                size: 0,
+                ..floats(0x5c001, 0x800, 40, 3)
+            },
+            None,
+        ),
+        (halfword_tile(0x5a000, 0xa00, 5, 0x5a), None),
+    ];
+    out.extend(place(sizes));
     let saxpy = (0..s.ctas.min(4))
         .flat_map(|c| {
             let base = 0x100 + 2 * u64::from(c) * u64::from(n) * 4;

@@ -315,6 +315,9 @@ pub fn build_with(
             let dp = data.unwrap_or_else(|| unreachable!());
             let wb_m = writeback::build(design, dp, &format!("{name}_writeback"), header.clone());
             let x_m = extent::build(design, &format!("{name}_extent"), header);
+            // The extent counts the chunk in the writeback's stage.
+            let stage_valid = m.wire("stage_valid", 1);
+            let stage_bytes = m.wire("stage_bytes", writeback::BYTES_BITS);
             let x = m.instantiate(
                 &x_m,
                 "extent",
@@ -326,12 +329,11 @@ pub fn build_with(
                         ("cur_cta_i", cur_cta.expr()),
                         ("cur_buf_i", cur_buf.expr()),
                         ("entry_i", ctrl["rd_entry_o"].expr()),
-                        ("chunk_valid_i", ag["chunk_valid_o"].expr()),
-                        ("chunk_bytes_i", ag["chunk_bytes_o"].expr()),
+                        ("chunk_valid_i", stage_valid.expr()),
+                        ("chunk_bytes_i", stage_bytes.expr()),
                     ])
                     .collect(),
             );
-            let size = models::d2ma::entry::field("size");
             let w = m.instantiate(
                 &wb_m,
                 "wb",
@@ -344,10 +346,7 @@ pub fn build_with(
                     ("chunk_offset_i", ag["chunk_global_o"].slice(seg_lg - 1, 0)),
                     ("chunk_bytes_i", ag["chunk_bytes_o"].expr()),
                     ("chunk_keep_i", x["keep_o"].expr()),
-                    (
-                        "chunk_size_i",
-                        ctrl["rd_entry_o"].slice(size.lsb + size.width - 1, size.lsb),
-                    ),
+                    ("chunk_size_i", x["size_o"].expr()),
                     ("const_i", ag["const_o"].expr()),
                     ("chunk_cta_i", cur_cta.expr()),
                     ("chunk_buf_i", cur_buf.expr()),
@@ -362,6 +361,8 @@ pub fn build_with(
                 ag["chunk_global_o"].slice(design.global_bits - 1, seg_lg),
             );
             m.assign(&room, w["chunk_ready_o"].expr());
+            m.assign(&stage_valid, w["stage_valid_o"].expr());
+            m.assign(&stage_bytes, w["stage_bytes_o"].expr());
             m.assign(&complete, w["done_valid_o"].expr());
             m.assign(&done_cta, w["done_cta_o"].expr());
             m.assign(&done_buf, w["done_buf_o"].expr());

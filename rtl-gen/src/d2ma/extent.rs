@@ -7,9 +7,13 @@
 //!   other parts). Bit 16 enables the fill (reset to 0: no fill), bits 15:0 hold the extent as
 //!   the `count` field holds a shape (2-D: rows in 15:8, columns in 7:0). It outlives
 //!   completion, as the shape does.
-//! - **Walk position**: the row and column of the walk (halo included) of the chunk the AGEN
-//!   emits, counted from its elements (`bytes >> size`) and reset when a walk starts: the AGEN
-//!   walks row by row and never splits a chunk over two rows.
+//! - **Walk position**: the row and column of the walk (halo included) of the chunk in the
+//!   writeback's stage (the AGEN's chunk a cycle later), counted from its elements
+//!   (`bytes >> size`) and reset when a walk starts (two cycles after the previous walk's last
+//!   chunk at the earliest, so after it has left the stage): the AGEN walks row by row and
+//!   never splits a chunk over two rows.
+//! - **Element size**: the walk's, held from its start, for the writeback's queue (the
+//!   controller's read port shows the walked entry only in the start's cycle).
 //! - **Keep**: a chunk at walk row `i`, column `j` with `n` elements keeps
 //!   `min(n, cols + halo_cols - j)` elements (none when `i >= rows + halo_rows`, or
 //!   `j >= cols + halo_cols`): past the end are tile rows `>= rows`, tile columns `>= cols`.
@@ -40,13 +44,14 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
     let cur_cta = m.input("cur_cta_i", cb, "The CTA of the entry walked.");
     let cur_buf = m.input("cur_buf_i", bb, "The buffer of the entry walked.");
     let entry = m.input("entry_i", ENTRY_BITS, "The entry walked.");
-    let chunk = m.input("chunk_valid_i", 1, "A chunk this cycle.");
+    let chunk = m.input("chunk_valid_i", 1, "A chunk in the writeback's stage.");
     let bytes = m.input("chunk_bytes_i", BYTES_BITS, "Its bytes.");
     let keep_o = m.output(
         "keep_o",
         BYTES_BITS,
         "Bytes of the chunk inside the extent.",
     );
+    let size_o = m.output("size_o", 2, "The walk's element size (log2 bytes).");
     // The walk needs the shape only: size, count, 2-D, mode, halo rows and columns.
     let bits = |name: &str| {
         let f = models::d2ma::entry::field(name);
@@ -113,6 +118,7 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
         )
     };
     let size = held(&mut m, "size");
+    m.assign(&size_o, size.expr());
     let two_d = held(&mut m, "two_d").expr();
     let count = held(&mut m, "count");
     let mode = held(&mut m, "mode");

@@ -24,8 +24,16 @@
 //!   tag in that cycle (the fill port writes a beat, for every later warp access, at the edge
 //!   that takes it).
 //!
-//! `chunk_ready_o` says a chunk may be produced this cycle (a free queue entry and a free
-//! MSHR); it depends on registers only.
+//! - **Chunk stage**: a chunk is registered in the cycle after the AGEN emits it (with the MSHR
+//!   its request took then) and written into the queue from there, so that the AGEN's address
+//!   logic and the extent's walk position (`stage_*_o` feed `d2ma_extent`, whose in-extent
+//!   bytes, `chunk_keep_i`, enter the queue with the chunk) are in different cycles. The
+//!   walk-wide fields (`chunk_size_i`, `chunk_cta_i`, `chunk_buf_i`) are taken in
+//!   the stage's cycle: they hold for the whole walk and one cycle after its last chunk, as the
+//!   next walk starts two cycles after that at the earliest.
+//!
+//! `chunk_ready_o` says a chunk may be produced this cycle (a free queue entry, counting the
+//! one in the stage, and a free MSHR); it depends on registers only.
 
 use super::{D2maDesign, SHARED_BITS};
 use crate::rtl::ir::bits_for;
@@ -119,12 +127,16 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     let c_keep = m.input(
         "chunk_keep_i",
         BYTES_BITS,
-        "Bytes inside the global extent.",
+        "Bytes of the staged chunk inside the global extent.",
     );
-    let c_size = m.input("chunk_size_i", 2, "Element size (log2 bytes).");
-    let c_value = m.input("const_i", SHARED_BITS, "The halo constant.");
-    let c_cta = m.input("chunk_cta_i", cb, "The chunk's CTA.");
-    let c_buf = m.input("chunk_buf_i", bb, "The chunk's buffer.");
+    let c_size = m.input("chunk_size_i", 2, "The walk's element size (log2 bytes).");
+    let c_value = m.input(
+        "const_i",
+        SHARED_BITS,
+        "The halo constant, with chunk_const_i.",
+    );
+    let c_cta = m.input("chunk_cta_i", cb, "The walk's CTA.");
+    let c_buf = m.input("chunk_buf_i", bb, "The walk's buffer.");
     let resp_valid = m.input("mem_resp_valid_i", 1, "A segment's data returns.");
     let resp_tag = m.input(
         "mem_resp_tag_i",
@@ -134,6 +146,8 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     let resp_data = m.input("mem_resp_data_i", seg * 8, "The segment, byte 0 lowest.");
     let fill_ready = m.input("fill_ready_i", 1, "The shared memory takes the beat.");
     let ready_o = m.output("chunk_ready_o", 1, "A chunk may be produced this cycle.");
+    let stage_valid_o = m.output("stage_valid_o", 1, "A chunk in the stage.");
+    let stage_bytes_o = m.output("stage_bytes_o", BYTES_BITS, "The staged chunk's bytes.");
     let tag_o = m.output("req_tag_o", tb, "The MSHR a request of this cycle takes.");
     let f = dp.fill_words;
     let (wb, ab) = (dp.word_bytes, dp.addr_bits);
@@ -163,38 +177,62 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     let data = m.memory("segments", seg * 8, dp.mshrs, None);
     m.write(&data, resp_valid.expr(), resp_tag.expr(), resp_data.expr());
 
-    let ready = m.wire_of(
-        "ready",
-        used.expr().ne(Expr::constant(u64::from(qd), qb + 1)).and(
-            in_use
-                .expr()
-                .ne(Expr::constant(u64::from(dp.mshrs), tb + 1)),
-        ),
-    );
-    m.assign(&ready_o, ready.expr());
+    // The chunk stage: what the AGEN emits, with the MSHR of its request, a cycle later.
     let cur_tag = alloc.slice(tb - 1, 0);
-    m.assign(&tag_o, cur_tag.clone());
     let mshr = Expr::mux(
         c_req.expr(),
         cur_tag.clone(),
-        cur_tag.sub(Expr::constant(1, tb)),
+        cur_tag.clone().sub(Expr::constant(1, tb)),
     );
+    let staged = m.register("stage_valid", push.expr(), 0);
+    let stage = m.register_unreset(
+        "stage",
+        Expr::concat(vec![
+            mshr,
+            c_value.expr(),
+            c_bytes.expr(),
+            c_offset.expr(),
+            c_shared.expr(),
+            c_last.expr(),
+            c_const.expr(),
+            c_req.expr(),
+        ]),
+        None,
+        None,
+    );
+    m.assign(&stage_valid_o, staged.expr());
+    let (_, bytes_lsb) = layout.range("bytes");
+    m.assign(
+        &stage_bytes_o,
+        stage.slice(bytes_lsb + BYTES_BITS - 1, bytes_lsb),
+    );
+
+    let ready = m.wire_of(
+        "ready",
+        used.expr()
+            .add(staged.expr().zext(qb + 1))
+            .ne(Expr::constant(u64::from(qd), qb + 1))
+            .and(
+                in_use
+                    .expr()
+                    .ne(Expr::constant(u64::from(dp.mshrs), tb + 1)),
+            ),
+    );
+    m.assign(&ready_o, ready.expr());
+    m.assign(&tag_o, cur_tag);
+    // The stage holds the queue's fields below `keep` in the queue's order, then the halo
+    // constant and the MSHR.
+    let low = stage.width() - tb - SHARED_BITS;
     let entry = Expr::concat(vec![
         c_buf.expr(),
         c_cta.expr(),
-        mshr,
-        c_value.expr(),
+        stage.slice(stage.width() - 1, low),
         c_size.expr(),
         c_keep.expr(),
-        c_bytes.expr(),
-        c_offset.expr(),
-        c_shared.expr(),
-        c_last.expr(),
-        c_const.expr(),
-        c_req.expr(),
+        stage.slice(low - 1, 0),
     ]);
-    m.write(&queue, push.expr(), wr.slice(qb - 1, 0), entry);
-    m.assign(&wr_d, wr.expr().add(push.expr().zext(qb + 1)));
+    m.write(&queue, staged.expr(), wr.slice(qb - 1, 0), entry);
+    m.assign(&wr_d, wr.expr().add(staged.expr().zext(qb + 1)));
     m.assign(
         &alloc_d,
         alloc.expr().add(push.expr().and(c_req.expr()).zext(tb + 1)),
