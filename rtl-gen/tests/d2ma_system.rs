@@ -94,8 +94,7 @@ fn tile(global: u64, shared: u16, rows: u16, cols: u16, ld: u16) -> BufferEntry 
 
 /// The phases: sgemv's vector (Fig. 8); a 4 x 4 tile with a 1 x 1 halo in each of the nine
 /// regions; strided, transposed and out-of-bounds tiles; 1-, 2- and 4-byte elements side by
-/// side; SAXPY's x and y for every CTA
-/// (Fig. 12). `n` is the vector length; phases hold at most `ctas x buffers` buffers.
+/// side; SAXPY's x and y for every CTA (Fig. 12). `n` is the vector length; phases hold at most `ctas x buffers` buffers.
 fn phases(s: &System, n: u16) -> Vec<Vec<Buffer>> {
     let slots: Vec<(u32, u32)> = (0..s.ctas)
         .flat_map(|c| (0..s.buffers).map(move |b| (c, b)))
@@ -158,9 +157,10 @@ fn phases(s: &System, n: u16) -> Vec<Vec<Buffer>> {
         ),
     ];
     out.extend(place(odd));
-    // Element sizes side by side: a vector of floats that completes while halfword tiles with
-    // halo constants and a strided byte vector are walked (a chunk's element size must be the
-    // walked entry's, whatever another entry's completion shows at the controller's read port).
+    // Element sizes side by side: a vector of floats, halfword tiles with halo constants and a
+    // strided byte vector, walked around each other's completions (a chunk's element size is
+    // the walked entry's, not what the controller's shared read port shows for a completing
+    // one; this schedule does not place a constant chunk exactly in such a cycle).
     let halfword_tile = |global: u64, shared: u16, region: u8, halo_const: u16| BufferEntry {
         size: 1,
         mode: 1,

@@ -66,6 +66,12 @@ impl DataPath {
     }
 }
 
+/// The fields of a queued chunk that are the chunk's own, registered in the chunk stage; the
+/// others (`keep`, `size`, `cta`, `buf`) are added as the chunk leaves the stage.
+const STAGED: [&str; 8] = [
+    "req", "const", "last", "shared", "offset", "bytes", "value", "mshr",
+];
+
 /// The fields of a queued chunk, least significant first, with their widths.
 struct QueueLayout {
     fields: Vec<(&'static str, u32)>,
@@ -92,8 +98,31 @@ impl QueueLayout {
         }
     }
 
+    /// The fields held in the chunk stage, in the same order.
+    fn staged(&self) -> Self {
+        Self {
+            fields: self
+                .fields
+                .iter()
+                .filter(|f| STAGED.contains(&f.0))
+                .copied()
+                .collect(),
+        }
+    }
+
     fn width(&self) -> u32 {
         self.fields.iter().map(|f| f.1).sum()
+    }
+
+    /// The fields' values `value(name)` packed into one word.
+    fn pack(&self, value: impl Fn(&str) -> Expr) -> Expr {
+        Expr::concat(self.fields.iter().rev().map(|f| value(f.0)).collect())
+    }
+
+    /// Field `name` of the packed word `word`.
+    fn field(&self, word: &crate::rtl::Signal, name: &str) -> Expr {
+        let (msb, lsb) = self.range(name);
+        word.slice(msb, lsb)
     }
 
     /// `(msb, lsb)` of a field.
@@ -185,27 +214,21 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         cur_tag.clone().sub(Expr::constant(1, tb)),
     );
     let staged = m.register("stage_valid", push.expr(), 0);
-    let stage = m.register_unreset(
-        "stage",
-        Expr::concat(vec![
-            mshr,
-            c_value.expr(),
-            c_bytes.expr(),
-            c_offset.expr(),
-            c_shared.expr(),
-            c_last.expr(),
-            c_const.expr(),
-            c_req.expr(),
-        ]),
-        None,
-        None,
-    );
+    let stage_layout = layout.staged();
+    let chunk = stage_layout.pack(|name| match name {
+        "req" => c_req.expr(),
+        "const" => c_const.expr(),
+        "last" => c_last.expr(),
+        "shared" => c_shared.expr(),
+        "offset" => c_offset.expr(),
+        "bytes" => c_bytes.expr(),
+        "value" => c_value.expr(),
+        "mshr" => mshr.clone(),
+        other => unreachable!("{other} is not a staged field"),
+    });
+    let stage = m.register_unreset("stage", chunk, None, None);
     m.assign(&stage_valid_o, staged.expr());
-    let (_, bytes_lsb) = layout.range("bytes");
-    m.assign(
-        &stage_bytes_o,
-        stage.slice(bytes_lsb + BYTES_BITS - 1, bytes_lsb),
-    );
+    m.assign(&stage_bytes_o, stage_layout.field(&stage, "bytes"));
 
     let ready = m.wire_of(
         "ready",
@@ -220,17 +243,13 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     );
     m.assign(&ready_o, ready.expr());
     m.assign(&tag_o, cur_tag);
-    // The stage holds the queue's fields below `keep` in the queue's order, then the halo
-    // constant and the MSHR.
-    let low = stage.width() - tb - SHARED_BITS;
-    let entry = Expr::concat(vec![
-        c_buf.expr(),
-        c_cta.expr(),
-        stage.slice(stage.width() - 1, low),
-        c_size.expr(),
-        c_keep.expr(),
-        stage.slice(low - 1, 0),
-    ]);
+    let entry = layout.pack(|name| match name {
+        "keep" => c_keep.expr(),
+        "size" => c_size.expr(),
+        "cta" => c_cta.expr(),
+        "buf" => c_buf.expr(),
+        _ => stage_layout.field(&stage, name),
+    });
     m.write(&queue, staged.expr(), wr.slice(qb - 1, 0), entry);
     m.assign(&wr_d, wr.expr().add(staged.expr().zext(qb + 1)));
     m.assign(
