@@ -19,8 +19,11 @@ pub const LIBERTY_ABC: &str = include_str!("../scripts/liberty.abc");
 /// `scripts/timing.ys`: timing-driven synthesis to a liberty library.
 pub const TIMING_YS: &str = include_str!("../scripts/timing.ys");
 /// `scripts/timing.abc`: the ABC script of the timing-driven flow: the same logic
-/// optimisation as `liberty.abc`, then `map -D`, `buffer`, `upsize -D`, `dnsize -D` for the
-/// target, then `topo; stime -p`.
+/// optimisation as `liberty.abc`, then `map -D`, `topo`, `buffer`, `upsize -D`, `dnsize -D` for
+/// the target, then `topo; stime -p`. The `topo` after the mapper rebuilds the network in
+/// topological order, which drops any gate the mapper left without fanout: ABC's `buffer`
+/// refuses such a network ("node N has no fanout", then no netlist), which the D²MA engine with
+/// its data path hit. On a network without such gates it changes nothing.
 pub const TIMING_ABC: &str = include_str!("../scripts/timing.abc");
 
 /// File name of the filled-in Yosys script in the work folder.
@@ -160,7 +163,7 @@ mod tests {
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
         assert_eq!(static_cone(&[], lib), "");
         let abc = timing_abc(150.0);
-        assert!(abc.contains("map -D 150\n") && abc.contains("upsize -D 150\n"));
+        assert!(abc.contains("map -D 150\ntopo\nbuffer\n") && abc.contains("upsize -D 150\n"));
         assert!(abc.contains("dnsize -D 150\n") && abc.contains("\nbuffer\n"));
         assert_eq!(timing_abc(137.5).matches("137.5").count(), 3);
     }
