@@ -50,7 +50,10 @@ pub struct GroupPath {
     pub delay_ps: f64,
     /// The start bit of the slowest path, e.g. `addr_i[3]`.
     pub start: String,
-    /// Its end point: an output port bit (`bank_o[2]`) or a flip-flop pin (`<cell>.D`).
+    /// Its end point: an output port bit (`bank_o[2]`) or a flip-flop pin. A flip-flop (or
+    /// latch) is named by the register bit its output drives where the netlist keeps that name
+    /// (`u_agen.saddr_q[15].D`; flattened hierarchy joined by dots), else by its cell
+    /// (`<cell>.D`); a flip-flop start point likewise (`u_agen.col_left_q[1].QN`).
     pub end: String,
     /// Library cells along it.
     pub cells: u32,
@@ -78,6 +81,14 @@ struct JsonModule {
     ports: BTreeMap<String, JsonPort>,
     #[serde(default)]
     cells: BTreeMap<String, JsonCell>,
+    /// Named nets: a register's name survives mapping on the net its flip-flop drives.
+    #[serde(default)]
+    netnames: BTreeMap<String, JsonNet>,
+}
+
+#[derive(Debug, Deserialize)]
+struct JsonNet {
+    bits: Vec<Bit>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -132,6 +143,45 @@ fn net(bit: &Bit) -> Option<usize> {
     }
 }
 
+/// The name a reader knows each named net bit by: of the netlist's names that are not Yosys'
+/// own (`$...`), the one with the fewest hierarchy levels, then the shortest, then the first
+/// in order (so a register's own name wins over the ports of the submodules it feeds).
+fn public_names(module: &JsonModule) -> BTreeMap<usize, String> {
+    let mut names: BTreeMap<usize, String> = BTreeMap::new();
+    let rank = |s: &str| (s.matches('.').count(), s.len());
+    for (name, n) in &module.netnames {
+        if name.starts_with('$') {
+            continue;
+        }
+        for (i, bit) in n.bits.iter().enumerate() {
+            let Some(b) = net(bit) else { continue };
+            let candidate = bit_name(name, i, n.bits.len());
+            match names.get(&b) {
+                Some(old) if rank(old) <= rank(&candidate) => {}
+                _ => {
+                    names.insert(b, candidate);
+                }
+            }
+        }
+    }
+    names
+}
+
+/// What a sequential cell is called in paths: the register bit its first named output drives
+/// (`Q` before `QN`), else the cell's own name.
+fn register_name(
+    cell_name: &str,
+    jc: &JsonCell,
+    cell: &Cell,
+    names: &BTreeMap<usize, String>,
+) -> String {
+    cell.outputs
+        .keys()
+        .filter_map(|pin| jc.connections.get(pin)?.first().and_then(net))
+        .find_map(|n| names.get(&n).cloned())
+        .unwrap_or_else(|| cell_name.to_string())
+}
+
 /// Builds the timing graph of `module`; cells whose type is in `macros` (black-box modules) are
 /// register boundaries.
 fn graph<'a>(
@@ -139,6 +189,7 @@ fn graph<'a>(
     lib: &'a Library,
     macros: &BTreeSet<&str>,
 ) -> Result<Graph<'a>, String> {
+    let names = public_names(module);
     let mut g = Graph {
         cells: Vec::new(),
         drivers: BTreeMap::new(),
@@ -193,6 +244,11 @@ fn graph<'a>(
         })?;
         let index = g.cells.len();
         g.cells.push((jc, cell));
+        let shown = if cell.sequential {
+            register_name(cell_name, jc, cell, &names)
+        } else {
+            String::new()
+        };
         for (pin, bits) in &jc.connections {
             let Some(n) = bits.first().and_then(net) else {
                 continue;
@@ -202,12 +258,12 @@ fn graph<'a>(
                 l.rise += cap.rise;
                 l.fall += cap.fall;
                 if cell.sequential && !cell.clocks.contains(pin) {
-                    g.ends.push((n, format!("{cell_name}.{pin}")));
+                    g.ends.push((n, format!("{shown}.{pin}")));
                 }
             } else if cell.outputs.contains_key(pin) {
                 let driver = if cell.sequential {
                     let group = group_of(FLIP_FLOPS, &mut g.groups);
-                    Driver::Start(group, format!("{cell_name}.{pin}"))
+                    Driver::Start(group, format!("{shown}.{pin}"))
                 } else {
                     Driver::Cell(index, pin.clone())
                 };
@@ -518,6 +574,30 @@ mod tests {
             (0.0, "f1.Q", "r[0]", 0)
         );
         // clk reaches only a clock pin: no group.
+    }
+
+    #[test]
+    fn flip_flops_are_named_by_their_register() {
+        // The same netlist with the names Yosys keeps: the flip-flop's output net 8 is the
+        // register `state_q` (and a submodule's port, and a name of Yosys' own).
+        let named = NETLIST.replace(
+            "\"cells\": {",
+            r#""netnames": {
+    "$abc$12$new_n8_": {"hide_name": 1, "bits": [8]},
+    "u_sub.q_i": {"hide_name": 0, "bits": [8]},
+    "state_q": {"hide_name": 0, "bits": [8, 3]}
+  },
+  "cells": {"#,
+        );
+        let paths = analyze(LIB, &named, "top").unwrap();
+        let f = paths.iter().find(|p| p.from == FLIP_FLOPS).unwrap();
+        assert_eq!((f.start.as_str(), f.end.as_str()), ("state_q[0].Q", "r[0]"));
+        // The flip-flop's D, an end point of the input groups, is named by its register too.
+        let design: JsonDesign = serde_json::from_str(&named).unwrap();
+        let lib = Library::from_group(&lib_syntax::parse(LIB, &|_| true).unwrap()).unwrap();
+        let g = graph(&design.modules["top"], &lib, &BTreeSet::new()).unwrap();
+        let ends: Vec<&str> = g.ends.iter().map(|(_, e)| e.as_str()).collect();
+        assert_eq!(ends, ["r[0]", "y", "state_q[0].D"]);
     }
 
     /// A black-box macro `sram` (two-bit address, one-bit read data): input `a` reaches its
