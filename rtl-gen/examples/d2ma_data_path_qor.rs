@@ -9,7 +9,8 @@
 //!
 //! Writes the Verilog and the synthesis files into `OUT` (created; it must not exist) and
 //! prints one line: the top module, the area in um², and the slowest path from a flip-flop (or
-//! latch) in ps; with `TARGET_PS`, the timing-driven flow for that target.
+//! latch) in ps with its start and end registers and its cells; with `TARGET_PS`, the
+//! timing-driven flow for that target.
 
 use rtl_gen::d2ma::writeback::DataPath;
 use rtl_gen::d2ma::{D2maDesign, Storage, Unit};
@@ -81,11 +82,17 @@ fn main() -> ExitCode {
     };
     match synth::synthesize_with(&request, &timing) {
         Ok(report) => {
-            let reg = report
-                .path_from("flip-flops")
-                .map_or(f64::NAN, |p| p.delay_ps);
+            let slowest = report.path_from("flip-flops").map_or_else(
+                || "no register-to-register path".to_string(),
+                |p| {
+                    format!(
+                        "{:.1} ps register to register ({} -> {}, {} cells)",
+                        p.delay_ps, p.start, p.end, p.cells
+                    )
+                },
+            );
             println!(
-                "{}: {:.1} um², {reg:.1} ps register to register",
+                "{}: {:.1} um², {slowest}",
                 top.name(),
                 report.area_um2.unwrap_or(f64::NAN)
             );
