@@ -17,7 +17,7 @@ use models::d2ma::entry::Part;
 use models::d2ma::BufferEntry;
 use rtl_gen::d2ma::engine;
 use rtl_gen::d2ma::writeback::DataPath;
-use rtl_gen::d2ma::{D2maDesign, Unit};
+use rtl_gen::d2ma::{D2maDesign, Storage, Unit};
 use rtl_gen::rtl::verilog::emit;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -49,6 +49,8 @@ struct System {
     depth: u32,
     mshrs: u32,
     chunks: u32,
+    /// The controller array's and the MSHR buffers' storage.
+    storage: Storage,
 }
 
 impl System {
@@ -70,6 +72,7 @@ impl System {
         D2maDesign::new(Unit::Engine, self.ctas, self.buffers, self.segment)
             .and_then(|d| d.with_global_bits(self.global_bits))
             .unwrap()
+            .with_storage(self.storage)
     }
 }
 
@@ -616,6 +619,7 @@ const PAPER: System = System {
     depth: 512,
     mshrs: 4,
     chunks: 8,
+    storage: Storage::FlipFlop,
 };
 
 /// A small size: 2 CTAs x 2 buffers, 32 B segments, 24-bit global addresses, 8 banks of 256
@@ -630,6 +634,18 @@ const SMALL: System = System {
     depth: 256,
     mshrs: 2,
     chunks: 4,
+    storage: Storage::FlipFlop,
+};
+
+/// The small size with the table and the MSHR buffers in latches (gated clocks, a write-data
+/// flip-flop stage) and in clock-gated flip-flops.
+const SMALL_LATCH: System = System {
+    storage: Storage::Latch,
+    ..SMALL
+};
+const SMALL_CLOCK_GATED: System = System {
+    storage: Storage::ClockGated,
+    ..SMALL
 };
 
 /// TMA's 128-byte swizzle, CuTe's `Swizzle<3,4,3>` on byte offsets (bits 6:4 ^= bits 9:7), on
@@ -673,11 +689,17 @@ fn small_size_under_rap() {
     check(&SMALL, 64, "rap");
 }
 
+#[test]
+fn small_size_in_latches_and_clock_gated_flip_flops() {
+    check(&SMALL_LATCH, 64, "rap");
+    check(&SMALL_CLOCK_GATED, 64, "modulo");
+}
+
 /// The engine with its data path, at both sizes: `verilator --lint-only -Wall` with nothing
 /// suppressed, `iverilog -g2005`, Yosys `check -assert`; no line over 120 characters.
 #[test]
 fn data_path_is_lint_clean() {
-    for s in [&PAPER, &SMALL] {
+    for s in [&PAPER, &SMALL, &SMALL_LATCH, &SMALL_CLOCK_GATED] {
         let tmp = tempfile::tempdir().unwrap();
         let files = write_engine(s, tmp.path());
         let top = engine::data_name(&s.design(), &s.data_path());

@@ -756,23 +756,6 @@ impl TableStore {
         }
     }
 
-    /// One cell of `width` bits named `name`, taking `data` on the edges where `enable` is 1.
-    fn cell(&self, m: &mut Module, name: &str, data: &Signal, enable: Expr) -> Signal {
-        match self.storage {
-            Storage::FlipFlop => {
-                m.register_unreset(&format!("{name}_q"), data.expr(), Some(enable), None)
-            }
-            Storage::ClockGated => {
-                let clock = m.clock_gate(&format!("{name}_gclk"), enable);
-                m.register_unreset(&format!("{name}_q"), data.expr(), None, Some(&clock))
-            }
-            Storage::Latch => {
-                let clock = m.clock_gate(&format!("{name}_gclk"), enable);
-                m.latch(&format!("{name}_l"), data, &clock, false)
-            }
-        }
-    }
-
     /// The cells of one entry's `part` (its stored runs, packed; a coded run's code), written
     /// from the command's data under `enable`; the part's bits as [`stored_view`] shows them,
     /// raw (a coded run's code in its low bits).
@@ -795,7 +778,7 @@ impl TableStore {
                 .collect();
             m.wire_of(&format!("{name}_data"), Expr::concat(packed))
         };
-        let q = self.cell(m, name, &data, enable);
+        let q = self.storage.cell(m, name, &data, enable);
         let mut packed = 0;
         stored_view(part, self.global_bits, |run| {
             packed += run.stored;
@@ -844,10 +827,10 @@ impl TableStore {
             .clone()
             .unwrap_or_else(|| unreachable!("set_end_data before end"));
         match self.storage {
-            Storage::FlipFlop | Storage::Latch => self.cell(m, name, &data, enable),
+            Storage::FlipFlop | Storage::Latch => self.storage.cell(m, name, &data, enable),
             Storage::ClockGated => {
                 let fresh = m.register(&format!("{name}_fresh"), enable, 0);
-                let q = self.cell(m, name, &data, fresh.expr());
+                let q = self.storage.cell(m, name, &data, fresh.expr());
                 m.wire_of(
                     &format!("{name}_shown"),
                     Expr::mux(fresh.expr(), data.expr(), q.expr()),

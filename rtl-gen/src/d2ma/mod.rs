@@ -25,7 +25,7 @@ pub mod writeback;
 use crate::block::{Block, Header, Identity, PortFields, Stimulus};
 use crate::manifest::{ManifestField, ManifestWord, ManifestWritePort};
 use crate::rtl::ir::bits_for;
-use crate::rtl::Module;
+use crate::rtl::{Expr, Module, Signal};
 use crate::Error;
 use models::d2ma::entry::{Part, ENTRY_BITS, FIELDS};
 use serde::Serialize;
@@ -93,6 +93,27 @@ impl Storage {
             Storage::FlipFlop => "",
             Storage::ClockGated => "_cg",
             Storage::Latch => "_lat",
+        }
+    }
+
+    /// One unreset storage cell named `name` in this style, taking `data` on the clock edges
+    /// where `enable` is 1: a flip-flop under a write enable (`<name>_q`), a flip-flop on a
+    /// gated clock (`<name>_gclk`, `<name>_q`), or a latch open while its gated clock is high
+    /// (`<name>_l`), which shows the data in the same cycle as a flip-flop would; a latch's
+    /// `data` must then hold still while that clock is high (a write-data flip-flop's output).
+    pub(crate) fn cell(self, m: &mut Module, name: &str, data: &Signal, enable: Expr) -> Signal {
+        match self {
+            Storage::FlipFlop => {
+                m.register_unreset(&format!("{name}_q"), data.expr(), Some(enable), None)
+            }
+            Storage::ClockGated => {
+                let clock = m.clock_gate(&format!("{name}_gclk"), enable);
+                m.register_unreset(&format!("{name}_q"), data.expr(), None, Some(&clock))
+            }
+            Storage::Latch => {
+                let clock = m.clock_gate(&format!("{name}_gclk"), enable);
+                m.latch(&format!("{name}_l"), data, &clock, false)
+            }
         }
     }
 }

@@ -13,7 +13,10 @@
 //! - **MSHRs** (`mshrs` segment buffers, allocated and freed in order): a request takes the
 //!   next MSHR, whose index is the request's tag; its response (any order) writes the
 //!   segment's data there. An MSHR is freed when the queue's head moves past its last chunk:
-//!   when the next chunk that starts a request, or the walk's last chunk, is written.
+//!   when the next chunk that starts a request, or the walk's last chunk, is written. The
+//!   segment buffers take the engine's storage style: a flip-flop memory, clock-gated
+//!   flip-flops, or latches written from a flip-flop stage holding the response (the same
+//!   cells as the controller array's table).
 //! - **Writer**: the head chunk is written when its data is there (a constant or zero chunk at
 //!   once), in beats of up to `fill_words` consecutive shared words: word `k` of a beat is
 //!   shared word `first + cursor + k`, its bytes rotated out of the segment (`offset - shared`
@@ -35,9 +38,9 @@
 //! `chunk_ready_o` says a chunk may be produced this cycle (a free queue entry, counting the
 //! one in the stage, and a free MSHR); it depends on registers only.
 
-use super::{D2maDesign, SHARED_BITS};
+use super::{D2maDesign, Storage, SHARED_BITS};
 use crate::rtl::ir::bits_for;
-use crate::rtl::{Expr, Module};
+use crate::rtl::{Expr, Module, Signal};
 use serde::Serialize;
 use std::ops::{Add, Not, Sub};
 
@@ -138,6 +141,52 @@ impl QueueLayout {
     }
 }
 
+/// The MSHRs' segment buffers in the engine's storage style, written whole by a response
+/// (`valid`, into buffer `tag`); returns their read port, a buffer's data by its index.
+/// Flip-flops are a memory (an array a synthesis tool may map to a RAM); clock-gated flip-flops
+/// and latches are one cell per buffer on its own gated clock, the latches written from a
+/// flip-flop stage holding the response's data, as the controller array's table
+/// ([`Storage::cell`]), so that a buffer shows its data in the cycle after the response in
+/// every style.
+fn segment_buffers(
+    m: &mut Module,
+    storage: Storage,
+    mshrs: u32,
+    valid: &Signal,
+    tag: &Signal,
+    data: &Signal,
+) -> Box<dyn Fn(Expr) -> Expr> {
+    let cells = match storage {
+        Storage::FlipFlop => {
+            let memory = m.memory("segments", data.width(), mshrs, None);
+            m.write(&memory, valid.expr(), tag.expr(), data.expr());
+            return Box::new(move |index: Expr| memory.read(index));
+        }
+        Storage::ClockGated => data.clone(),
+        Storage::Latch => m.register_unreset("segment_wdata_q", data.expr(), None, None),
+    };
+    let buffers: Vec<Signal> = (0..mshrs)
+        .map(|i| {
+            let write = valid
+                .expr()
+                .and(tag.expr().eq(Expr::constant(u64::from(i), tag.width())));
+            storage.cell(m, &format!("segment{i}"), &cells, write)
+        })
+        .collect();
+    Box::new(move |index: Expr| {
+        let width = index.width();
+        let last = buffers.len() - 1;
+        Expr::select(
+            buffers[..last]
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (index.clone().eq(Expr::constant(i as u64, width)), b.expr()))
+                .collect(),
+            buffers[last].expr(),
+        )
+    })
+}
+
 /// Builds `d2ma_writeback` for the engine `design` and the shared memory `dp`.
 pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>) -> Module {
     let mut m = Module::new(name).with_header(header);
@@ -203,8 +252,14 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     let (held, held_d) = m.state("mshr_held", 1, 0);
     let (have, have_d) = m.state("mshr_data", dp.mshrs, 0);
     let in_use = m.wire_of("mshr_in_use", alloc.expr().sub(freed.expr()));
-    let data = m.memory("segments", seg * 8, dp.mshrs, None);
-    m.write(&data, resp_valid.expr(), resp_tag.expr(), resp_data.expr());
+    let segment_of = segment_buffers(
+        &mut m,
+        design.storage,
+        dp.mshrs,
+        &resp_valid,
+        &resp_tag,
+        &resp_data,
+    );
 
     // The chunk stage: what the AGEN emits, with the MSHR of its request, a cycle later.
     let cur_tag = alloc.slice(tb - 1, 0);
@@ -312,7 +367,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
             .add(field("offset"))
             .sub(h_shared.slice(seg_lg - 1, 0)),
     );
-    let mut rot = m.wire_of("rot0", data.read(h_mshr.expr()));
+    let mut rot = m.wire_of("rot0", segment_of(h_mshr.expr()));
     for s in 0..seg_lg {
         let r = (1u32 << s) * 8;
         let w = seg * 8;
