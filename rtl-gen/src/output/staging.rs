@@ -191,15 +191,22 @@ impl OutputFolder {
     }
 
     /// The check of [`OutputFolder::open`] alone, writing nothing: a file where the folder goes
-    /// is refused without `--force` (a link to a folder is followed).
+    /// is refused without `--force` (a link to a folder is followed). What is not there when
+    /// first looked at is looked at again without following links: a dangling link is refused,
+    /// while a folder that appeared in between (another job of the same sweep creating it) is
+    /// accepted.
     pub fn check(dir: &Path) -> Result<(), Error> {
         match fs::metadata(dir) {
             Ok(m) if m.is_dir() => Ok(()),
             Ok(_) => check_replaceable(dir, &Found::Foreign("a file")),
-            Err(_) if fs::symlink_metadata(dir).is_ok() => {
-                check_replaceable(dir, &Found::Foreign("a dangling symbolic link"))
-            }
-            Err(_) => Ok(()),
+            Err(_) => match fs::symlink_metadata(dir) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    check_replaceable(dir, &Found::Foreign("a dangling symbolic link"))
+                }
+                Ok(m) if m.is_dir() => Ok(()),
+                Ok(_) => check_replaceable(dir, &Found::Foreign("a file")),
+                Err(_) => Ok(()),
+            },
         }
     }
 
@@ -208,5 +215,30 @@ impl OutputFolder {
         files
             .into_iter()
             .try_for_each(|f| check_replaceable(f, &file_state(f)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder's check: nothing there or a folder is accepted, a dangling link or a file is
+    /// refused (without `--force`, the default).
+    #[test]
+    fn a_dangling_link_is_refused_and_a_folder_accepted() {
+        let tmp = tempfile::tempdir().unwrap();
+        let absent = tmp.path().join("absent");
+        assert!(OutputFolder::check(&absent).is_ok());
+        let folder = tmp.path().join("folder");
+        fs::create_dir(&folder).unwrap();
+        assert!(OutputFolder::check(&folder).is_ok());
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(tmp.path().join("nowhere"), &link).unwrap();
+        let refused = OutputFolder::check(&link).unwrap_err().to_string();
+        assert!(refused.contains("a dangling symbolic link"), "{refused}");
+        let file = tmp.path().join("file");
+        fs::write(&file, "a user's file").unwrap();
+        let refused = OutputFolder::check(&file).unwrap_err().to_string();
+        assert!(refused.contains("a file"), "{refused}");
     }
 }
