@@ -40,7 +40,7 @@
 
 use super::{D2maDesign, Storage, SHARED_BITS};
 use crate::rtl::ir::bits_for;
-use crate::rtl::{Expr, Module, Signal};
+use crate::rtl::{Expr, Memory, Module, Signal};
 use serde::Serialize;
 use std::ops::{Add, Not, Sub};
 
@@ -141,50 +141,66 @@ impl QueueLayout {
     }
 }
 
-/// The MSHRs' segment buffers in the engine's storage style, written whole by a response
-/// (`valid`, into buffer `tag`); returns their read port, a buffer's data by its index.
+/// The MSHRs' segment buffers in the engine's storage style, each written whole by a response.
 /// Flip-flops are a memory (an array a synthesis tool may map to a RAM); clock-gated flip-flops
 /// and latches are one cell per buffer on its own gated clock, the latches written from a
 /// flip-flop stage holding the response's data, as the controller array's table
 /// ([`Storage::cell`]), so that a buffer shows its data in the cycle after the response in
 /// every style.
-fn segment_buffers(
-    m: &mut Module,
-    storage: Storage,
-    mshrs: u32,
-    valid: &Signal,
-    tag: &Signal,
-    data: &Signal,
-) -> Box<dyn Fn(Expr) -> Expr> {
-    let cells = match storage {
-        Storage::FlipFlop => {
-            let memory = m.memory("segments", data.width(), mshrs, None);
-            m.write(&memory, valid.expr(), tag.expr(), data.expr());
-            return Box::new(move |index: Expr| memory.read(index));
-        }
-        Storage::ClockGated => data.clone(),
-        Storage::Latch => m.register_unreset("segment_wdata_q", data.expr(), None, None),
-    };
-    let buffers: Vec<Signal> = (0..mshrs)
-        .map(|i| {
-            let write = valid
-                .expr()
-                .and(tag.expr().eq(Expr::constant(u64::from(i), tag.width())));
-            storage.cell(m, &format!("segment{i}"), &cells, write)
-        })
-        .collect();
-    Box::new(move |index: Expr| {
-        let width = index.width();
-        let last = buffers.len() - 1;
-        Expr::select(
-            buffers[..last]
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (index.clone().eq(Expr::constant(i as u64, width)), b.expr()))
+enum SegmentBuffers {
+    Memory(Memory),
+    Cells(Vec<Signal>),
+}
+
+impl SegmentBuffers {
+    /// `mshrs` buffers of `data`'s width, buffer `tag` written where `valid` is 1.
+    fn build(
+        m: &mut Module,
+        storage: Storage,
+        mshrs: u32,
+        valid: &Signal,
+        tag: &Signal,
+        data: &Signal,
+    ) -> Self {
+        let cells = match storage {
+            Storage::FlipFlop => {
+                let memory = m.memory("segments", data.width(), mshrs, None);
+                m.write(&memory, valid.expr(), tag.expr(), data.expr());
+                return Self::Memory(memory);
+            }
+            Storage::ClockGated => data.clone(),
+            Storage::Latch => m.register_unreset("segment_wdata_q", data.expr(), None, None),
+        };
+        Self::Cells(
+            (0..mshrs)
+                .map(|i| {
+                    let write = valid
+                        .expr()
+                        .and(tag.expr().eq(Expr::constant(u64::from(i), tag.width())));
+                    storage.cell(m, &format!("segment{i}"), &cells, write)
+                })
                 .collect(),
-            buffers[last].expr(),
         )
-    })
+    }
+
+    /// The data of buffer `index`.
+    fn read(&self, index: Expr) -> Expr {
+        match self {
+            Self::Memory(memory) => memory.read(index),
+            Self::Cells(buffers) => {
+                let (last, others) = buffers.split_last().expect("at least two MSHRs");
+                let width = index.width();
+                Expr::select(
+                    others
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| (index.clone().eq(Expr::constant(i as u64, width)), b.expr()))
+                        .collect(),
+                    last.expr(),
+                )
+            }
+        }
+    }
 }
 
 /// Builds `d2ma_writeback` for the engine `design` and the shared memory `dp`.
@@ -252,7 +268,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     let (held, held_d) = m.state("mshr_held", 1, 0);
     let (have, have_d) = m.state("mshr_data", dp.mshrs, 0);
     let in_use = m.wire_of("mshr_in_use", alloc.expr().sub(freed.expr()));
-    let segment_of = segment_buffers(
+    let segments = SegmentBuffers::build(
         &mut m,
         design.storage,
         dp.mshrs,
@@ -367,7 +383,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
             .add(field("offset"))
             .sub(h_shared.slice(seg_lg - 1, 0)),
     );
-    let mut rot = m.wire_of("rot0", segment_of(h_mshr.expr()));
+    let mut rot = m.wire_of("rot0", segments.read(h_mshr.expr()));
     for s in 0..seg_lg {
         let r = (1u32 << s) * 8;
         let w = seg * 8;
