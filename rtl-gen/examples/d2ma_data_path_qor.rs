@@ -4,16 +4,18 @@
 //! configuration, synthesized at NanGate45 by the same `synth` crate as `rtl-gen synth`.
 //!
 //! ```text
-//! cargo run --release -p rtl-gen --example d2ma_data_path_qor -- OUT [TARGET_PS]
+//! cargo run --release -p rtl-gen --example d2ma_data_path_qor -- OUT [TARGET_PS [STORAGE]]
 //! ```
 //!
 //! Writes the Verilog and the synthesis files into `OUT` (created; it must not exist) and
 //! prints one line: the top module, the area in um², and the slowest path from a flip-flop (or
 //! latch) in ps with its start and end registers and its cells; with `TARGET_PS`, the
-//! timing-driven flow for that target.
+//! timing-driven flow for that target. `STORAGE` is the table's and the MSHR buffers' storage
+//! style, as `rtl-gen d2ma --storage` takes it (default `latch`).
 
 use rtl_gen::d2ma::writeback::DataPath;
 use rtl_gen::d2ma::{D2maDesign, Storage, Unit};
+use clap::ValueEnum;
 use rtl_gen::rtl::verilog::emit;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,17 +25,28 @@ const LIBERTY: &str = "../shared/pdk/nangate45_typ.lib.gz";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (out, target) = match args.as_slice() {
-        [out] => (PathBuf::from(out), None),
-        [out, t] => match t.parse::<f64>() {
-            Ok(t) if t > 0.0 => (PathBuf::from(out), Some(t)),
-            _ => {
-                eprintln!("error: TARGET_PS '{t}' is not a positive delay in ps");
-                return ExitCode::from(2);
-            }
-        },
+    let (out, target, storage) = match args.as_slice() {
+        [out] => (PathBuf::from(out), None, None),
+        [out, t] => (PathBuf::from(out), Some(t), None),
+        [out, t, s] => (PathBuf::from(out), Some(t), Some(s)),
         _ => {
-            eprintln!("usage: d2ma_data_path_qor OUT [TARGET_PS]");
+            eprintln!("usage: d2ma_data_path_qor OUT [TARGET_PS [STORAGE]]");
+            return ExitCode::from(2);
+        }
+    };
+    let target = match target.map(|t| (t, t.parse::<f64>())) {
+        None => None,
+        Some((_, Ok(t))) if t > 0.0 => Some(t),
+        Some((t, _)) => {
+            eprintln!("error: TARGET_PS '{t}' is not a positive delay in ps");
+            return ExitCode::from(2);
+        }
+    };
+    let storage = match storage.map(|s| (s, Storage::from_str(s, false))) {
+        None => Storage::Latch,
+        Some((_, Ok(style))) => style,
+        Some((s, Err(_))) => {
+            eprintln!("error: STORAGE '{s}' is not flip-flop, clock-gated or latch");
             return ExitCode::from(2);
         }
     };
@@ -44,11 +57,11 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    // The paper's size in the latch style; the data path of tests/d2ma_system.rs's `PAPER`:
+    // The paper's size; the data path of tests/d2ma_system.rs's `PAPER`:
     // 8-word fill beats of 4-byte words into 32 banks of 512 words, 4 MSHRs, 8 queued chunks.
     let design = D2maDesign::new(Unit::Engine, 8, 4, 128)
         .expect("the paper's size is valid")
-        .with_storage(Storage::Latch);
+        .with_storage(storage);
     let data = DataPath {
         fill_words: 8,
         word_bytes: 4,
