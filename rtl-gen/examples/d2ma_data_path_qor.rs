@@ -13,9 +13,9 @@
 //! timing-driven flow for that target. `STORAGE` is the table's and the MSHR buffers' storage
 //! style, as `rtl-gen d2ma --storage` takes it (default `latch`).
 
+use clap::ValueEnum;
 use rtl_gen::d2ma::writeback::DataPath;
 use rtl_gen::d2ma::{D2maDesign, Storage, Unit};
-use clap::ValueEnum;
 use rtl_gen::rtl::verilog::emit;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -82,8 +82,9 @@ pub fn data_name(design: &D2maDesign, data: &DataPath) -> String {
 /// Builds the engine of `design`, with the data path into a shared memory's fill port when
 /// `data` is given (module [`data_name`], its `_writeback` and `_extent` sub-modules built here
 /// too): then responses carry the segment's data and an MSHR tag, part 3 of a configuration
-/// command is the extent of the out-of-bounds fill, and a buffer completes when its last chunk
-/// is written to shared memory.
+/// command is the extent of the out-of-bounds fill, segments are requested only for chunks
+/// with bytes inside that extent (one cycle after the AGEN's chunk, from the writeback's
+/// stage), and a buffer completes when its last chunk is written to shared memory.
 pub fn build_with(
     design: &D2maDesign,
     data: Option<&DataPath>,
@@ -175,13 +176,16 @@ pub fn build_with(
     // (no arbiter on the AGEN's paths).
     let (agen_pending, agen_pending_d) = m.state("agen_pending", 1, 0);
     let agen_start = m.wire("agen_start", 1);
-    let launch = m.wire_of(
-        "launch",
-        any_ready
-            .expr()
-            .and(agen_busy.expr().not())
-            .and(agen_pending.expr().not()),
-    );
+    // With the data path, an entry is ignited only once the previous walk's last chunk leaves
+    // the writeback's stage (it may wait there for the memory port): the stage takes the walk's
+    // CTA, buffer and element size as it leaves.
+    let stage_free = data.map(|_| m.wire("stage_free", 1));
+    let idle = agen_busy.expr().not().and(agen_pending.expr().not());
+    let idle = match &stage_free {
+        Some(free) => idle.and(free.expr()),
+        None => idle,
+    };
+    let launch = m.wire_of("launch", any_ready.expr().and(idle));
     let ((complete, done_cta, done_buf), can) = match data {
         None => {
             let can = m.wire("can_complete", e);
@@ -279,8 +283,6 @@ pub fn build_with(
         &cur_buf_d,
         Expr::mux(launch.expr(), grant_buf.expr(), cur_buf.expr()),
     );
-    m.assign(&req_valid_o, ag["req_valid_o"].expr());
-    m.assign(&req_addr_o, ag["req_addr_o"].expr());
     let mut subs = vec![agen_m, ctrl_m, raw_m];
     match (resp, chunk_ports, fill_ports, can, chunk_room) {
         (Response::Tagged { cta, buf }, Some(ports), None, Some(can), None) => {
@@ -300,6 +302,8 @@ pub fn build_with(
                 &can,
             );
             ports.assign(&mut m, design, &ag, &cur_cta, &cur_buf);
+            m.assign(&req_valid_o, ag["req_valid_o"].expr());
+            m.assign(&req_addr_o, ag["req_addr_o"].expr());
         }
         (
             Response::Data {
@@ -315,8 +319,8 @@ pub fn build_with(
             let dp = data.unwrap_or_else(|| unreachable!());
             let wb_m = writeback::build(design, dp, &format!("{name}_writeback"), header.clone());
             let x_m = extent::build(design, &format!("{name}_extent"), header);
-            // The extent counts the chunk in the writeback's stage.
-            let stage_valid = m.wire("stage_valid", 1);
+            // The extent counts the chunk leaving the writeback's stage.
+            let stage_fire = m.wire("stage_fire", 1);
             let stage_bytes = m.wire("stage_bytes", writeback::BYTES_BITS);
             let x = m.instantiate(
                 &x_m,
@@ -329,7 +333,7 @@ pub fn build_with(
                         ("cur_cta_i", cur_cta.expr()),
                         ("cur_buf_i", cur_buf.expr()),
                         ("entry_i", ctrl["rd_entry_o"].expr()),
-                        ("chunk_valid_i", stage_valid.expr()),
+                        ("chunk_valid_i", stage_fire.expr()),
                         ("chunk_bytes_i", stage_bytes.expr()),
                     ])
                     .collect(),
@@ -344,6 +348,10 @@ pub fn build_with(
                     ("chunk_last_i", ag["done_o"].expr()),
                     ("chunk_shared_i", ag["chunk_shared_o"].expr()),
                     ("chunk_offset_i", ag["chunk_global_o"].slice(seg_lg - 1, 0)),
+                    (
+                        "chunk_segment_i",
+                        ag["chunk_global_o"].slice(design.global_bits - 1, seg_lg),
+                    ),
                     ("chunk_bytes_i", ag["chunk_bytes_o"].expr()),
                     ("chunk_keep_i", x["keep_o"].expr()),
                     ("chunk_size_i", x["size_o"].expr()),
@@ -354,14 +362,18 @@ pub fn build_with(
                     ("mem_resp_tag_i", tag.expr()),
                     ("mem_resp_data_i", segment.expr()),
                     ("fill_ready_i", fill_ready.expr()),
+                    ("mem_req_ready_i", req_ready.expr()),
                 ],
             );
-            m.sink_unused(
-                "chunk_global",
-                ag["chunk_global_o"].slice(design.global_bits - 1, seg_lg),
-            );
             m.assign(&room, w["chunk_ready_o"].expr());
-            m.assign(&stage_valid, w["stage_valid_o"].expr());
+            m.assign(&stage_fire, w["stage_fire_o"].expr());
+            if let Some(free) = &stage_free {
+                m.assign(free, w["stage_free_o"].expr());
+            }
+            m.assign(&req_valid_o, w["req_valid_o"].expr());
+            m.assign(&req_addr_o, w["req_addr_o"].expr());
+            // The writeback issues the requests (from its stage, inside the extent only).
+            m.sink_unused("agen_req_addr", ag["req_addr_o"].expr());
             m.assign(&stage_bytes, w["stage_bytes_o"].expr());
             m.assign(&complete, w["done_valid_o"].expr());
             m.assign(&done_cta, w["done_cta_o"].expr());

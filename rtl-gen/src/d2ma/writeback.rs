@@ -28,15 +28,19 @@
 //!   that takes it).
 //!
 //! - **Chunk stage**: a chunk is registered in the cycle after the AGEN emits it (with the MSHR
-//!   its request took then) and written into the queue from there, so that the AGEN's address
+//!   its segment took then) and written into the queue from there, so that the AGEN's address
 //!   logic and the extent's walk position (`stage_*_o` feed `d2ma_extent`, whose in-extent
 //!   bytes, `chunk_keep_i`, enter the queue with the chunk) are in different cycles. The
-//!   walk-wide fields (`chunk_size_i`, `chunk_cta_i`, `chunk_buf_i`) are taken in
-//!   the stage's cycle: they hold for the whole walk and one cycle after its last chunk, as the
-//!   next walk starts two cycles after that at the earliest.
+//!   walk-wide fields (`chunk_size_i`, `chunk_cta_i`, `chunk_buf_i`) are taken as the chunk
+//!   leaves the stage: the engine ignites the next walk only when the stage is free.
+//! - **Requests inside the extent only**: the segment request leaves from the stage, for a
+//!   chunk with bytes inside the extent: the AGEN marks the chunks that start a segment, each
+//!   taking the next MSHR, and a segment whose first chunks lie outside is requested by its
+//!   first chunk inside, so no memory outside a declared extent is read. A chunk that may
+//!   request waits in the stage while `mem_req_ready_i` is low.
 //!
-//! `chunk_ready_o` says a chunk may be produced this cycle (a free queue entry, counting the
-//! one in the stage, and a free MSHR); it depends on registers only.
+//! `chunk_ready_o` says a chunk may be produced this cycle if `mem_req_ready_i` is high (a free
+//! queue entry, counting the one in the stage, and a free MSHR); it depends on registers only.
 
 use super::{D2maDesign, Storage, SHARED_BITS};
 use crate::rtl::ir::bits_for;
@@ -229,6 +233,11 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         SHARED_BITS,
         "The halo constant, with chunk_const_i.",
     );
+    let c_segment = m.input(
+        "chunk_segment_i",
+        design.global_bits - seg_lg,
+        "The chunk's segment (its global address over the segment size).",
+    );
     let c_cta = m.input("chunk_cta_i", cb, "The walk's CTA.");
     let c_buf = m.input("chunk_buf_i", bb, "The walk's buffer.");
     let resp_valid = m.input("mem_resp_valid_i", 1, "A segment's data returns.");
@@ -239,10 +248,30 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     );
     let resp_data = m.input("mem_resp_data_i", seg * 8, "The segment, byte 0 lowest.");
     let fill_ready = m.input("fill_ready_i", 1, "The shared memory takes the beat.");
-    let ready_o = m.output("chunk_ready_o", 1, "A chunk may be produced this cycle.");
-    let stage_valid_o = m.output("stage_valid_o", 1, "A chunk in the stage.");
+    let req_ready = m.input("mem_req_ready_i", 1, "The memory port takes a request.");
+    let ready_o = m.output(
+        "chunk_ready_o",
+        1,
+        "A chunk may be produced this cycle (with mem_req_ready_i).",
+    );
+    let stage_free_o = m.output(
+        "stage_free_o",
+        1,
+        "No chunk stays in the stage after this cycle.",
+    );
+    let stage_fire_o = m.output(
+        "stage_fire_o",
+        1,
+        "The staged chunk enters the queue this cycle.",
+    );
     let stage_bytes_o = m.output("stage_bytes_o", BYTES_BITS, "The staged chunk's bytes.");
-    let tag_o = m.output("req_tag_o", tb, "The MSHR a request of this cycle takes.");
+    let req_valid_o = m.output("req_valid_o", 1, "A segment request.");
+    let req_addr_o = m.output(
+        "req_addr_o",
+        design.global_bits,
+        "The requested segment's address.",
+    );
+    let tag_o = m.output("req_tag_o", tb, "The request's MSHR.");
     let f = dp.fill_words;
     let (wb, ab) = (dp.word_bytes, dp.addr_bits);
     let wlg = wb.trailing_zeros();
@@ -284,7 +313,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         cur_tag.clone(),
         cur_tag.clone().sub(Expr::constant(1, tb)),
     );
-    let staged = m.register("stage_valid", push.expr(), 0);
+    let (staged, staged_d) = m.state("stage_valid", 1, 0);
     let stage_layout = layout.staged();
     let chunk = stage_layout.pack(|name| match name {
         "req" => c_req.expr(),
@@ -297,9 +326,73 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         "mshr" => mshr.clone(),
         other => unreachable!("{other} is not a staged field"),
     });
-    let stage = m.register_unreset("stage", chunk, None, None);
-    m.assign(&stage_valid_o, staged.expr());
+    let stage = m.register_unreset("stage", chunk, Some(push.expr()), None);
+    let stage_segment =
+        m.register_unreset("stage_segment", c_segment.expr(), Some(push.expr()), None);
     m.assign(&stage_bytes_o, stage_layout.field(&stage, "bytes"));
+
+    // The segment request, issued from the stage: only for a chunk with bytes inside the
+    // extent (`chunk_keep_i`, from the extent's walk position of the staged chunk), so a walk
+    // past the end of its extent reads no memory outside it. The AGEN marks the chunks that
+    // start a segment (`req`), each taking the next MSHR; a segment whose first chunks lie
+    // outside is requested by its first chunk inside (`run_requested_q` says whether the MSHR
+    // of the current segment has been requested), so rows that share a segment, the first
+    // ending past the extent, still get their data.
+    let s_req = stage_layout.field(&stage, "req");
+    let s_const = stage_layout.field(&stage, "const");
+    let (requested, requested_d) = m.state("run_requested", 1, 0);
+    let maybe = m.wire_of(
+        "stage_may_request",
+        s_const
+            .clone()
+            .not()
+            .and(s_req.clone().or(requested.expr().not())),
+    );
+    // The stage waits for the memory port whenever its chunk may request, whether or not it
+    // is inside: its leaving then depends on registers and mem_req_ready_i alone.
+    let fire = m.wire_of(
+        "stage_fire",
+        staged.expr().and(req_ready.expr().or(maybe.expr().not())),
+    );
+    let needs_data = m.wire_of(
+        "stage_needs_data",
+        s_const.not().and(c_keep.expr().ne(Expr::zeros(BYTES_BITS))),
+    );
+    let request = m.wire_of(
+        "request",
+        fire.expr().and(maybe.expr()).and(needs_data.expr()),
+    );
+    m.assign(
+        &requested_d,
+        Expr::mux(
+            fire.expr(),
+            needs_data.expr().or(requested.expr().and(s_req.not())),
+            requested.expr(),
+        ),
+    );
+    m.assign(
+        &staged_d,
+        push.expr().or(staged.expr().and(fire.expr().not())),
+    );
+    m.assign(&stage_fire_o, fire.expr());
+    m.assign(&stage_free_o, staged.expr().not().or(fire.expr()));
+    m.assign(&req_valid_o, request.expr());
+    m.assign(
+        &req_addr_o,
+        Expr::mux(
+            request.expr(),
+            Expr::concat(vec![stage_segment.expr(), Expr::zeros(seg_lg)]),
+            Expr::zeros(design.global_bits),
+        ),
+    );
+    m.assign(
+        &tag_o,
+        Expr::mux(
+            request.expr(),
+            stage_layout.field(&stage, "mshr"),
+            Expr::zeros(tb),
+        ),
+    );
 
     let ready = m.wire_of(
         "ready",
@@ -313,7 +406,6 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
             ),
     );
     m.assign(&ready_o, ready.expr());
-    m.assign(&tag_o, cur_tag);
     let entry = layout.pack(|name| match name {
         "keep" => c_keep.expr(),
         "size" => c_size.expr(),
@@ -321,8 +413,8 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         "buf" => c_buf.expr(),
         _ => stage_layout.field(&stage, name),
     });
-    m.write(&queue, staged.expr(), wr.slice(qb - 1, 0), entry);
-    m.assign(&wr_d, wr.expr().add(staged.expr().zext(qb + 1)));
+    m.write(&queue, fire.expr(), wr.slice(qb - 1, 0), entry);
+    m.assign(&wr_d, wr.expr().add(fire.expr().zext(qb + 1)));
     m.assign(
         &alloc_d,
         alloc.expr().add(push.expr().and(c_req.expr()).zext(tb + 1)),
@@ -355,10 +447,11 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
             .collect(),
         Expr::constant(0, 1),
     );
-    let can_write = m.wire_of(
-        "can_write",
-        nonempty.expr().and(h_const.clone().or(arrived)),
-    );
+    // A chunk with no byte inside the extent needs no data: its MSHR may never be requested.
+    let no_data = h_const
+        .clone()
+        .or(h_keep.expr().eq(Expr::zeros(SHARED_BITS)));
+    let can_write = m.wire_of("can_write", nonempty.expr().and(no_data.or(arrived)));
 
     // Beats: words `first + cursor + k` of the chunk's words `first ..= last`.
     let wab = SHARED_BITS - wlg;
