@@ -313,7 +313,14 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         cur_tag.clone(),
         cur_tag.clone().sub(Expr::constant(1, tb)),
     );
-    let (staged, staged_d) = m.state("stage_valid", 1, 0);
+    // The stage takes the AGEN's outputs every cycle with no enable, so that no multiplexer
+    // follows the AGEN's deepest logic; a chunk that waits for the memory port is copied into
+    // `stage_held` (register to register) the cycle after it arrived, and the stage then shows
+    // the held copy. The AGEN emits nothing while a chunk waits (mem_req_ready_i is low then),
+    // so at most one of the two is valid.
+    let arrived_valid = m.register("stage_valid", push.expr(), 0);
+    let (held_valid, held_valid_d) = m.state("stage_held_valid", 1, 0);
+    let staged = m.wire_of("staged", arrived_valid.expr().or(held_valid.expr()));
     let stage_layout = layout.staged();
     let chunk = stage_layout.pack(|name| match name {
         "req" => c_req.expr(),
@@ -326,9 +333,17 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         "mshr" => mshr.clone(),
         other => unreachable!("{other} is not a staged field"),
     });
-    let stage = m.register_unreset("stage", chunk, Some(push.expr()), None);
-    let stage_segment =
-        m.register_unreset("stage_segment", c_segment.expr(), Some(push.expr()), None);
+    let arrived = m.register_unreset("stage", chunk, None, None);
+    let arrived_segment = m.register_unreset("stage_segment", c_segment.expr(), None, None);
+    let hold = |m: &mut Module, name: &str, arrived: &Signal| {
+        let held = m.register_unreset(name, arrived.expr(), Some(arrived_valid.expr()), None);
+        m.wire_of(
+            &format!("{name}_now"),
+            Expr::mux(held_valid.expr(), held.expr(), arrived.expr()),
+        )
+    };
+    let stage = hold(&mut m, "stage_held", &arrived);
+    let stage_segment = hold(&mut m, "stage_held_segment", &arrived_segment);
     m.assign(&stage_bytes_o, stage_layout.field(&stage, "bytes"));
 
     // The segment request, issued from the stage: only for a chunk with bytes inside the
@@ -370,10 +385,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
             requested.expr(),
         ),
     );
-    m.assign(
-        &staged_d,
-        push.expr().or(staged.expr().and(fire.expr().not())),
-    );
+    m.assign(&held_valid_d, staged.expr().and(fire.expr().not()));
     m.assign(&stage_fire_o, fire.expr());
     m.assign(&stage_free_o, staged.expr().not().or(fire.expr()));
     m.assign(&req_valid_o, request.expr());
