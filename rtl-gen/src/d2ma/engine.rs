@@ -319,8 +319,8 @@ pub fn build_with(
             let dp = data.unwrap_or_else(|| unreachable!());
             let wb_m = writeback::build(design, dp, &format!("{name}_writeback"), header.clone());
             let x_m = extent::build(design, &format!("{name}_extent"), header);
-            // The extent counts the chunk leaving the writeback's stage.
-            let stage_fire = m.wire("stage_fire", 1);
+            // The extent counts the chunk arriving in the writeback's stage.
+            let stage_arrived = m.wire("stage_arrived", 1);
             let stage_bytes = m.wire("stage_bytes", writeback::BYTES_BITS);
             let x = m.instantiate(
                 &x_m,
@@ -333,7 +333,7 @@ pub fn build_with(
                         ("cur_cta_i", cur_cta.expr()),
                         ("cur_buf_i", cur_buf.expr()),
                         ("entry_i", ctrl["rd_entry_o"].expr()),
-                        ("chunk_valid_i", stage_fire.expr()),
+                        ("chunk_valid_i", stage_arrived.expr()),
                         ("chunk_bytes_i", stage_bytes.expr()),
                     ])
                     .collect(),
@@ -366,7 +366,7 @@ pub fn build_with(
                 ],
             );
             m.assign(&room, w["chunk_ready_o"].expr());
-            m.assign(&stage_fire, w["stage_fire_o"].expr());
+            m.assign(&stage_arrived, w["stage_arrived_o"].expr());
             if let Some(free) = &stage_free {
                 m.assign(free, w["stage_free_o"].expr());
             }

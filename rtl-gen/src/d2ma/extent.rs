@@ -7,12 +7,12 @@
 //!   other parts). Bit 16 enables the fill (reset to 0: no fill), bits 15:0 hold the extent as
 //!   the `count` field holds a shape (2-D: rows in 15:8, columns in 7:0). It outlives
 //!   completion, as the shape does.
-//! - **Walk position**: the row and column of the walk (halo included) of the chunk in the
-//!   writeback's stage (the AGEN's chunk a cycle later, or later if it waits there for the
-//!   memory port), counted from its elements (`bytes >> size`) as it leaves the stage
-//!   (`chunk_valid_i`) and reset when a walk starts (the engine starts a walk only after the
-//!   previous walk's last chunk has left the stage): the AGEN walks row by row and never
-//!   splits a chunk over two rows.
+//! - **Walk position**: the row and column of the walk (halo included) of the chunk arriving in
+//!   the writeback's stage (the AGEN's chunk a cycle later), counted from its elements
+//!   (`bytes >> size`) and reset when a walk starts (two cycles after the previous walk's last
+//!   chunk at the earliest, so after it has arrived): the AGEN walks row by row and never
+//!   splits a chunk over two rows. The writeback holds a chunk's in-extent bytes with it if the
+//!   chunk waits in the stage.
 //! - **Element size**: the walk's, held from its start, for the writeback's queue (the
 //!   controller's read port shows the walked entry only in the start's cycle).
 //! - **Keep**: a chunk at walk row `i`, column `j` with `n` elements keeps
@@ -50,8 +50,12 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
     let cur_cta = m.input("cur_cta_i", cb, "The CTA of the entry walked.");
     let cur_buf = m.input("cur_buf_i", bb, "The buffer of the entry walked.");
     let entry = m.input("entry_i", ENTRY_BITS, "The entry walked.");
-    let chunk = m.input("chunk_valid_i", 1, "The staged chunk leaves the stage.");
-    let bytes = m.input("chunk_bytes_i", BYTES_BITS, "The staged chunk's bytes.");
+    let chunk = m.input(
+        "chunk_valid_i",
+        1,
+        "A chunk arrives in the writeback's stage.",
+    );
+    let bytes = m.input("chunk_bytes_i", BYTES_BITS, "Its bytes.");
     let keep_o = m.output(
         "keep_o",
         BYTES_BITS,

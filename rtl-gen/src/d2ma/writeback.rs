@@ -225,7 +225,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     let c_keep = m.input(
         "chunk_keep_i",
         BYTES_BITS,
-        "Bytes of the staged chunk inside the global extent.",
+        "Bytes of the arriving chunk inside the global extent.",
     );
     let c_size = m.input("chunk_size_i", 2, "The walk's element size (log2 bytes).");
     let c_value = m.input(
@@ -259,12 +259,12 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         1,
         "No chunk stays in the stage after this cycle.",
     );
-    let stage_fire_o = m.output(
-        "stage_fire_o",
+    let arrived_o = m.output(
+        "stage_arrived_o",
         1,
-        "The staged chunk enters the queue this cycle.",
+        "A chunk arrives in the stage (the AGEN's chunk of the last cycle).",
     );
-    let stage_bytes_o = m.output("stage_bytes_o", BYTES_BITS, "The staged chunk's bytes.");
+    let stage_bytes_o = m.output("stage_bytes_o", BYTES_BITS, "The arriving chunk's bytes.");
     let req_valid_o = m.output("req_valid_o", 1, "A segment request.");
     let req_addr_o = m.output(
         "req_addr_o",
@@ -344,7 +344,11 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     };
     let stage = hold(&mut m, "stage_held", &arrived);
     let stage_segment = hold(&mut m, "stage_held_segment", &arrived_segment);
-    m.assign(&stage_bytes_o, stage_layout.field(&stage, "bytes"));
+    // The extent counts a chunk as it arrives, from the stage's registers alone, and its
+    // in-extent bytes are held with it.
+    m.assign(&arrived_o, arrived_valid.expr());
+    m.assign(&stage_bytes_o, stage_layout.field(&arrived, "bytes"));
+    let keep = hold(&mut m, "stage_held_keep", &c_keep);
 
     // The segment request, issued from the stage: only for a chunk with bytes inside the
     // extent (`chunk_keep_i`, from the extent's walk position of the staged chunk), so a walk
@@ -371,7 +375,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     );
     let needs_data = m.wire_of(
         "stage_needs_data",
-        s_const.not().and(c_keep.expr().ne(Expr::zeros(BYTES_BITS))),
+        s_const.not().and(keep.expr().ne(Expr::zeros(BYTES_BITS))),
     );
     let request = m.wire_of(
         "request",
@@ -386,7 +390,6 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         ),
     );
     m.assign(&held_valid_d, staged.expr().and(fire.expr().not()));
-    m.assign(&stage_fire_o, fire.expr());
     m.assign(&stage_free_o, staged.expr().not().or(fire.expr()));
     m.assign(&req_valid_o, request.expr());
     m.assign(
@@ -419,7 +422,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     );
     m.assign(&ready_o, ready.expr());
     let entry = layout.pack(|name| match name {
-        "keep" => c_keep.expr(),
+        "keep" => keep.expr(),
         "size" => c_size.expr(),
         "cta" => c_cta.expr(),
         "buf" => c_buf.expr(),
