@@ -180,12 +180,15 @@ pub fn build_with(
     // the writeback's stage (it may wait there for the memory port): the stage takes the walk's
     // CTA, buffer and element size as it leaves.
     let stage_free = data.map(|_| m.wire("stage_free", 1));
-    let idle = agen_busy.expr().not().and(agen_pending.expr().not());
-    let idle = match &stage_free {
-        Some(free) => idle.and(free.expr()),
-        None => idle,
+    let launch = any_ready
+        .expr()
+        .and(agen_busy.expr().not())
+        .and(agen_pending.expr().not());
+    let launch = match &stage_free {
+        Some(free) => launch.and(free.expr()),
+        None => launch,
     };
-    let launch = m.wire_of("launch", any_ready.expr().and(idle));
+    let launch = m.wire_of("launch", launch);
     let ((complete, done_cta, done_buf), can) = match data {
         None => {
             let can = m.wire("can_complete", e);
@@ -283,6 +286,10 @@ pub fn build_with(
         &cur_buf_d,
         Expr::mux(launch.expr(), grant_buf.expr(), cur_buf.expr()),
     );
+    if data.is_none() {
+        m.assign(&req_valid_o, ag["req_valid_o"].expr());
+        m.assign(&req_addr_o, ag["req_addr_o"].expr());
+    }
     let mut subs = vec![agen_m, ctrl_m, raw_m];
     match (resp, chunk_ports, fill_ports, can, chunk_room) {
         (Response::Tagged { cta, buf }, Some(ports), None, Some(can), None) => {
@@ -302,8 +309,6 @@ pub fn build_with(
                 &can,
             );
             ports.assign(&mut m, design, &ag, &cur_cta, &cur_buf);
-            m.assign(&req_valid_o, ag["req_valid_o"].expr());
-            m.assign(&req_addr_o, ag["req_addr_o"].expr());
         }
         (
             Response::Data {
