@@ -10,12 +10,12 @@
 //! and must never wait. The testbench prints `P passed, F failed` and stops with `$fatal` on a
 //! mismatch, a probe that waited, or a phase that does not finish.
 
-mod common;
-
 use rtl_gen::d2ma::engine;
-use rtl_gen::d2ma::system::{engine_modules, phases, testbench, System};
+use rtl_gen::d2ma::system::{engine_modules, System, SystemDesign};
 use rtl_gen::d2ma::Storage;
+use rtl_gen::rap::RapDesign;
 use rtl_gen::rtl::verilog::emit;
+use rtl_gen::smem::MapSpec;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -30,74 +30,51 @@ fn write_engine(s: &System, dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Generates the shared memory with `map_args` into `dir`; returns its top and files.
-fn write_smem(s: &System, dir: &Path, map_args: &[&str]) -> (String, Vec<PathBuf>) {
-    let lanes = s.lanes.to_string();
-    let banks = s.banks.to_string();
-    let depth = s.depth.to_string();
-    let mut args = vec![
-        "smem",
-        "--lanes",
-        &lanes,
-        "--banks",
-        &banks,
-        "--depth",
-        &depth,
-        "--fill-words",
-        &lanes,
-        "--vectors",
-        "0",
-        "--out",
-    ];
-    let out = dir.to_string_lossy().to_string();
-    args.push(&out);
-    args.extend_from_slice(map_args);
-    let o = common::rtl_gen(dir, &args);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let folder = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.is_dir()
-                && p.file_name()
-                    .unwrap()
-                    .to_string_lossy()
-                    .starts_with("smem_")
-        })
-        .unwrap();
-    let top = folder.file_name().unwrap().to_string_lossy().to_string();
-    let files = std::fs::read_dir(&folder)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "v"))
-        .collect();
-    (top, files)
+/// The shared memory's map `map` (`modulo`, `tma128`: TMA's 128-byte swizzle as an
+/// xor-matrix hash, `rap`: RAP with seed 1) at the size of `s`.
+fn map_spec(s: &System, map: &str) -> MapSpec {
+    let geometry = models::Geometry::new(s.addr_bits(), u64::from(s.banks)).unwrap();
+    match map {
+        "modulo" => MapSpec::Hash {
+            config: models::HashConfig::new(geometry, models::HashFunction::Modulo).unwrap(),
+            configurable: false,
+        },
+        "tma128" => {
+            let object =
+                models::HashConfigObject::from_json(&tma128_config(s.addr_bits())).unwrap();
+            MapSpec::Hash {
+                config: object.validate().unwrap().1.unwrap(),
+                configurable: false,
+            }
+        }
+        _ => MapSpec::Rap(
+            RapDesign::drawn(
+                models::rap::LayoutKind::Rap,
+                s.banks,
+                1,
+                false,
+                false,
+                false,
+            )
+            .unwrap(),
+        ),
+    }
 }
 
-/// Builds and runs one system under one map; returns the summary line.
-fn run(s: &System, n: u16, map: &str) -> String {
+/// Builds and runs one system under one map; returns its summary line and its line of
+/// cycles, waits and probes.
+fn run(s: &System, n: u16, map: &str) -> (String, String) {
     let started = std::time::Instant::now();
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    let config = dir.join("tma128.json");
-    std::fs::write(&config, tma128_config(s.addr_bits())).unwrap();
-    let config = config.to_string_lossy().to_string();
-    let map_args: Vec<&str> = match map {
-        "modulo" => vec!["--map", "modulo"],
-        "tma128" => vec!["--map", "hash", "--hash-config", &config],
-        _ => vec!["--map", "rap", "--rap-seed", "1"],
-    };
-    let (smem_top, mut files) = write_smem(s, dir, &map_args);
-    files.extend(write_engine(s, dir));
-    let (tb, loads) = testbench(s, &smem_top, &phases(s, n));
-    let tb_path = dir.join("tb.v");
-    std::fs::write(&tb_path, tb).unwrap();
-    files.push(tb_path);
-    let obj = dir.join("obj");
+    let design = SystemDesign::new(*s, map_spec(s, map), u32::from(n)).unwrap();
+    let (dir, manifest) = design.write("rtl-gen d2ma system", tmp.path()).unwrap();
+    let tb = &manifest.testbench;
+    let obj = tmp.path().join("obj");
     let out = Command::new("verilator")
-        .args(["--binary", "-j", "2", "--top-module", "tb", "-Mdir"])
+        .args(["--binary", "-j", "2", "--top-module", &tb.top, "-Mdir"])
         .arg(&obj)
-        .args(&files)
+        .args(manifest.rtl_files.iter().map(|f| dir.join(f)))
+        .arg(dir.join(&tb.source))
         .output()
         .expect("verilator runs");
     assert!(
@@ -105,8 +82,8 @@ fn run(s: &System, n: u16, map: &str) -> String {
         "verilator build failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let sim = Command::new(obj.join("Vtb"))
-        .current_dir(dir)
+    let sim = Command::new(obj.join(format!("V{}", tb.top)))
+        .current_dir(dir.join("tb"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&sim.stdout).to_string();
@@ -114,17 +91,17 @@ fn run(s: &System, n: u16, map: &str) -> String {
     for l in text.lines().filter(|l| l.starts_with("phase ")) {
         eprintln!("{map}: {l}");
     }
-    let line = text
-        .lines()
-        .find(|l| l.contains(" passed, "))
-        .unwrap_or_else(|| panic!("no summary:\n{text}"))
-        .to_string();
-    assert!(
-        line.starts_with(&format!("{loads} passed, 0 failed")),
-        "{line}"
-    );
+    let name = design.name();
+    let line = |what: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{name}: ")) && l.contains(what))
+            .unwrap_or_else(|| panic!("no {what} line:\n{text}"))
+            .to_string()
+    };
+    let summary = line(" passed, ");
+    assert_eq!(summary, format!("{name}: {} passed, 0 failed", tb.vectors));
     eprintln!("{map}: {:.0} s", started.elapsed().as_secs_f64());
-    line
+    (summary, line(" cycles, "))
 }
 
 /// The paper's size ([`System::PAPER`]).
@@ -155,7 +132,8 @@ fn tma128_config(addr_bits: u32) -> String {
 
 /// Runs `s` under `map`: the summary line, after checking that loads waited and probes ran.
 fn check(s: &System, n: u16, map: &str) {
-    let line = run(s, n, map);
+    let (summary, line) = run(s, n, map);
+    eprintln!("{map}: {summary}");
     eprintln!("{map}: {line}");
     let field = |name: &str| -> u64 {
         let at = line.find(&format!(" {name}")).unwrap();
