@@ -873,6 +873,15 @@ impl SystemDesign {
         name
     }
 
+    /// The map in front of the shared memory's banks: the hash kind (`modulo`, `xor-matrix`...)
+    /// or `rap`.
+    pub fn map_label(&self) -> String {
+        match self.smem.map() {
+            MapSpec::Hash { config, .. } => config.kind().to_string(),
+            MapSpec::Rap(rap) => rap.kind_name().to_string(),
+        }
+    }
+
     /// What the system is, in a few words.
     pub fn summary(&self) -> String {
         let s = &self.system;
@@ -888,7 +897,7 @@ impl SystemDesign {
             s.lanes,
             s.banks,
             s.depth,
-            self.smem.config().map
+            self.map_label()
         )
     }
 
@@ -934,7 +943,7 @@ impl SystemDesign {
                     "{} with its data path writing the shared memory {} ({}),",
                     engine_top.name(),
                     self.smem.name(),
-                    self.smem.config().map
+                    self.map_label()
                 ),
                 "a global-memory model answering out of order, and a warp reading every tile."
                     .into(),
