@@ -101,11 +101,11 @@ pub struct D2maArgs {
     /// Output folder; the block goes to <out>/<module name>/.
     #[arg(long, default_value = "out")]
     out: PathBuf,
-    /// Seed of the random test vectors.
+    /// Seed of the random test vectors (of the units; the system's testbench is directed).
     #[arg(long, default_value_t = D2maPlan::default().seed)]
     seed: u64,
-    /// Random test vectors after the directed ones: cycles (controller, engine), guard sets
-    /// (raw-check) or transfers (agen).
+    /// Random test vectors after the directed ones (the units): cycles (controller, engine),
+    /// guard sets (raw-check) or transfers (agen).
     #[arg(long, alias = "random", default_value_t = D2maPlan::default().random)]
     vectors: usize,
     /// Print the manifest as JSON instead of a summary.

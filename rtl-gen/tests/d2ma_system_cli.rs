@@ -1,7 +1,8 @@
 //! `rtl-gen d2ma system` and `rtl-gen cosim` on its folder, at the small size: the folder's
 //! files, its manifest against the published schema, the end-to-end testbench passing under
 //! Verilator and Icarus, the same testbench failing (exit status 1) once one expected word is
-//! corrupted, and the new flags' bad values refused in one line with nothing written.
+//! corrupted, the new flags' bad values refused in one line with nothing written, and a user's
+//! folder in the way left alone.
 
 mod common;
 
@@ -188,4 +189,23 @@ fn bad_system_flags_are_refused_in_one_line_and_nothing_is_written() {
         );
     }
     assert!(!tmp.path().join("out").exists(), "nothing written");
+    // A user's folder where the system's goes is refused and left as it was.
+    let mine = tmp.path().join("out").join(NAME);
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "mine").unwrap();
+    let mut args = SMALL.to_vec();
+    args.extend(["--out", "out"]);
+    let o = rtl_gen(tmp.path(), &args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("rtl-gen did not write it"),
+        "{}",
+        stderr(&o)
+    );
+    let left: Vec<_> = std::fs::read_dir(&mine).unwrap().collect();
+    assert_eq!(left.len(), 1);
+    assert_eq!(
+        std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
+        "mine"
+    );
 }

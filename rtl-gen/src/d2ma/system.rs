@@ -10,9 +10,14 @@
 //! holds [`pattern`]`(a)`, the same function in the testbench's memory model); a warp load
 //! presents its address to the engine's RAW check every cycle until it may go, so no warp
 //! reads before its buffer's data is written; probes of addresses outside their CTA's
-//! in-flight buffers are presented while warps wait, and must never wait. The testbench prints
-//! `P passed, F failed` and stops with `$fatal` on a mismatch, a probe that waited, or a phase
-//! that does not finish.
+//! in-flight buffers are presented while warps wait, and must never wait. The testbench reads
+//! its tables from two files ([`Bench`]), prints `<name>: P passed, F failed` over its loads (a
+//! load fails on a byte that differs, or when a probe waited while it waited) and stops with
+//! `$fatal` on a failure or a phase that does not finish.
+//!
+//! [`SystemDesign`] validates a system for `rtl-gen d2ma system` and writes its folder: the
+//! engine's and the shared memory's modules, the testbench, a filelist and a manifest, which
+//! `rtl-gen cosim` reads as any block's.
 
 use super::engine;
 use super::writeback::DataPath;
