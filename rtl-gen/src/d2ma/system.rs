@@ -945,11 +945,10 @@ impl SystemDesign {
             vec![
                 format!("The end-to-end testbench of {name}: the D²MA engine"),
                 format!(
-                    "{} with its data path writing the shared memory {} ({}),",
-                    engine_top.name(),
-                    self.smem.name(),
-                    self.map_label()
+                    "{} with its data path writing the shared memory",
+                    engine_top.name()
                 ),
+                format!("{} ({}),", self.smem.name(), self.map_label()),
                 "a global-memory model answering out of order, and a warp reading every tile."
                     .into(),
             ],
