@@ -457,7 +457,7 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
 }
 
 /// `verilog`, a module's text, with the testbench's `` `timescale `` after its leading comment.
-fn with_timescale(verilog: &str) -> String {
+pub fn with_timescale(verilog: &str) -> String {
     let header: usize = verilog
         .lines()
         .take_while(|line| line.starts_with("//"))

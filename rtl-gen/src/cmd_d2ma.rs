@@ -1,8 +1,10 @@
 //! `rtl-gen d2ma`: generate a block of the D²MA engine.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use models::config::parse_u64;
 use models::d2ma::BufferEntry;
+use models::smem::Shape;
+use rtl_gen::d2ma::system::{System, SystemDesign};
 use rtl_gen::d2ma::vectors::D2maPlan;
 use rtl_gen::d2ma::{D2maDesign, Storage, Unit};
 use rtl_gen::limits;
@@ -20,7 +22,17 @@ A --transfer is a comma-separated list of key=value (numbers in decimal, 0x or 0
   halo=RxC region=1..9 const=V                halo mode: halo rows x columns, region, constant
   bank=N                                      bank-conflict mode: a blank slot every N elements
 
+A system is the engine with its data path writing into a banked shared memory (`rtl-gen smem`,
+--map modulo|hash|rap in front of its banks), a global-memory model answering out of order and
+a warp reading every tile through the RAW check: one folder with both blocks' modules and a
+self-checking testbench that `rtl-gen cosim` runs (its defaults are the paper's sizes).
+
 Examples:
+  rtl-gen d2ma system --out out/
+  rtl-gen cosim out/d2ma_system_c8_b4_g32_m4_q8_l8_b32_d512_f8
+  rtl-gen d2ma system --ctas 2 --buffers 2 --segment-bytes 32 --global-bits 24 --lanes 4 --banks 8 \\
+      --depth 256 --mshrs 2 --queue-chunks 4 --vector-length 64 --map rap --out out/
+  rtl-gen d2ma system --map hash --hash-config tma128.json --storage latch --out out/
   rtl-gen d2ma engine --ctas 8 --buffers 4 --segment-bytes 128 --out out/
   rtl-gen cosim out/d2ma_engine_c8_b4
   rtl-gen d2ma controller --ctas 8 --buffers 4 --out out/
@@ -31,9 +43,9 @@ Examples:
   rtl-gen d2ma engine --global-bits 40 --out out/      # 40-bit global addresses: d2ma_engine_c8_b4_g40
   rtl-gen d2ma engine --max-in-flight 32 --out out/    # 6-bit counts, walk waits at 32: d2ma_engine_c8_b4_out32")]
 pub struct D2maArgs {
-    /// The unit to generate.
+    /// The unit to generate, or the system.
     #[arg(value_enum, value_name = "UNIT")]
-    block: Unit,
+    block: Target,
     /// Resident CTAs per shader, one controller each (1 to 32; the paper has 8).
     #[arg(long, default_value_t = 8)]
     ctas: u32,
@@ -45,9 +57,10 @@ pub struct D2maArgs {
     segment_bytes: u32,
     /// Global address bits of the AGEN, the engine's request port and the controller array's
     /// stored global base (24 to 64; the paper's entry holds 64): addresses wrap modulo
-    /// 2^bits, an entry's higher bits are ignored and read back as zeros.
-    #[arg(long, default_value_t = 64)]
-    global_bits: u32,
+    /// 2^bits, an entry's higher bits are ignored and read back as zeros [default: 64; system:
+    /// 32].
+    #[arg(long)]
+    global_bits: Option<u32>,
     /// How the controller array (controller, engine) holds its table: flip-flops with write
     /// enables, flip-flops on gated clocks, or latches; only the valid bits are reset
     /// [default: flip-flop].
@@ -58,17 +71,41 @@ pub struct D2maArgs {
     /// 16-bit counts); 32 matches the paper's 32 MSHRs per shader (6-bit counts).
     #[arg(long, value_name = "N")]
     max_in_flight: Option<u32>,
+    /// System: outstanding segment requests, MSHRs (2, 4, 8 or 16) [default: 4].
+    #[arg(long, value_name = "N")]
+    mshrs: Option<u32>,
+    /// System: chunks queued between the AGEN and the shared-memory writer (a power of two from
+    /// 2 to 64) [default: 8].
+    #[arg(long, value_name = "N")]
+    queue_chunks: Option<u32>,
+    /// System: the shared memory's lanes, also the words of a fill beat (a power of two from 2
+    /// to 64) [default: 8].
+    #[arg(long, alias = "fill-words", value_name = "N")]
+    lanes: Option<u32>,
+    /// System: the shared memory's banks (a power of two from 2 to 128) [default: 32].
+    #[arg(long, value_name = "N")]
+    banks: Option<u32>,
+    /// System: words per bank (a power of two; banks x depth x 4 bytes at most 64 KB, the
+    /// entry's shared space) [default: 512].
+    #[arg(long, value_name = "N")]
+    depth: Option<u32>,
+    /// System: elements of sgemv's vector and of SAXPY's x and y in the testbench's phases (1
+    /// to 1024) [default: 256].
+    #[arg(long, value_name = "N")]
+    vector_length: Option<u32>,
+    #[command(flatten)]
+    map: crate::cmd_smem::MapArgs,
     /// An extra directed transfer for the AGEN's testbench (see below); repeatable.
     #[arg(long)]
     transfer: Vec<String>,
     /// Output folder; the block goes to <out>/<module name>/.
     #[arg(long, default_value = "out")]
     out: PathBuf,
-    /// Seed of the random test vectors.
+    /// Seed of the random test vectors (of the units; the system's testbench is directed).
     #[arg(long, default_value_t = D2maPlan::default().seed)]
     seed: u64,
-    /// Random test vectors after the directed ones: cycles (controller, engine), guard sets
-    /// (raw-check) or transfers (agen).
+    /// Random test vectors after the directed ones (the units): cycles (controller, engine),
+    /// guard sets (raw-check) or transfers (agen).
     #[arg(long, alias = "random", default_value_t = D2maPlan::default().random)]
     vectors: usize,
     /// Print the manifest as JSON instead of a summary.
@@ -80,6 +117,35 @@ pub struct D2maArgs {
     report: bool,
     #[command(flatten)]
     output: crate::output_args::OutputArgs,
+}
+
+/// What `rtl-gen d2ma` generates: a unit of the engine, or the system.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Target {
+    /// Address generation (one chunk a cycle).
+    Agen,
+    /// The controller array of buffer-management-table entries.
+    Controller,
+    /// The read-after-write check.
+    RawCheck,
+    /// The engine: the three units above, arbitration, memory ports and completion.
+    Engine,
+    /// The engine with its data path, a shared memory, a global-memory model and a warp: both
+    /// blocks and their end-to-end testbench.
+    System,
+}
+
+impl Target {
+    /// The unit, or `None` for the system.
+    fn unit(self) -> Option<Unit> {
+        match self {
+            Target::Agen => Some(Unit::Agen),
+            Target::Controller => Some(Unit::Controller),
+            Target::RawCheck => Some(Unit::RawCheck),
+            Target::Engine => Some(Unit::Engine),
+            Target::System => None,
+        }
+    }
 }
 
 /// Parses a `--transfer` specification into a validated entry.
@@ -160,9 +226,33 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
         limits::MAX_D2MA_RANDOM,
         "vectors held in memory",
     )?;
-    let block = args.block;
+    let Some(block) = args.block.unit() else {
+        return system(&args, command);
+    };
+    let system_flags: Vec<&str> = [
+        ("--mshrs", args.mshrs.is_some()),
+        ("--queue-chunks", args.queue_chunks.is_some()),
+        ("--lanes", args.lanes.is_some()),
+        ("--banks", args.banks.is_some()),
+        ("--depth", args.depth.is_some()),
+        ("--vector-length", args.vector_length.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, given)| given.then_some(flag))
+    .chain(args.map.given())
+    .collect();
+    if let Some(flag) = system_flags.first() {
+        return Err(Error::BadFlag {
+            flag,
+            value: "given".into(),
+            message: format!(
+                "applies to `rtl-gen d2ma system` only, not to {}",
+                block.name()
+            ),
+        });
+    }
     let design = D2maDesign::new(block, args.ctas, args.buffers, args.segment_bytes)?
-        .with_global_bits(args.global_bits)?
+        .with_global_bits(args.global_bits.unwrap_or(64))?
         .with_storage(args.storage.unwrap_or_default());
     if let Some(s) = args
         .storage
@@ -209,6 +299,45 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
     crate::write_block(&design, &plan, command, &args.out, args.json)?;
     if args.report {
         report(&design, &plan);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `rtl-gen d2ma system`: validates every flag, then writes the system's folder.
+fn system(args: &D2maArgs, command: &str) -> Result<ExitCode, Error> {
+    let unit_flags = [
+        ("--max-in-flight", args.max_in_flight.is_some()),
+        ("--transfer", !args.transfer.is_empty()),
+        ("--report", args.report),
+    ];
+    if let Some((flag, _)) = unit_flags.iter().find(|(_, given)| *given) {
+        return Err(Error::BadFlag {
+            flag,
+            value: "given".into(),
+            message: "applies to the engine's units, not to the system".into(),
+        });
+    }
+    let paper = System::PAPER;
+    let s = System {
+        ctas: args.ctas,
+        buffers: args.buffers,
+        segment: args.segment_bytes,
+        global_bits: args.global_bits.unwrap_or(paper.global_bits),
+        lanes: args.lanes.unwrap_or(paper.lanes),
+        banks: args.banks.unwrap_or(paper.banks),
+        depth: args.depth.unwrap_or(paper.depth),
+        mshrs: args.mshrs.unwrap_or(paper.mshrs),
+        chunks: args.queue_chunks.unwrap_or(paper.chunks),
+        storage: args.storage.unwrap_or_default(),
+    };
+    let shape = Shape::new(s.lanes, s.banks, s.depth, 4)?;
+    let map = args.map.spec(shape)?;
+    let design = SystemDesign::new(s, map, args.vector_length.unwrap_or(256))?;
+    let (dir, manifest) = design.write(command, &args.out)?;
+    if args.json {
+        print!("{}", manifest.to_json());
+    } else {
+        println!("{}", crate::written_line(&dir, &manifest));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 /// The maps in front of the banks.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum MapArg {
+pub enum MapArg {
     /// Bank = the low address bits.
     Modulo,
     /// A hasher (--hash-config), fixed or --configurable.
@@ -58,26 +58,8 @@ pub struct SmemArgs {
     /// Bytes per word and bank row: 4, or 8 (served by the half-warp rule of docs/GPU.md).
     #[arg(long, default_value_t = 4)]
     word_bytes: u32,
-    /// The map in front of the banks.
-    #[arg(long, value_enum, default_value_t = MapArg::Modulo)]
-    map: MapArg,
-    /// --map hash: a configuration object or block manifest (`rtl-gen hash --config`'s file,
-    /// `rtl-gen search`'s best.json) with log2(banks x depth) address bits and --banks banks.
-    #[arg(long)]
-    hash_config: Option<PathBuf>,
-    /// --map hash: hold the hash in a configuration register written through cfg_we_i/cfg_i
-    /// (the file's configuration is its reset value).
-    #[arg(long)]
-    configurable: bool,
-    /// --map rap: seed of the permutation.
-    #[arg(long)]
-    rap_seed: Option<u64>,
-    /// --map rap: a permutation conflict-free for 8-byte words too (Permutation::random_wide).
-    #[arg(long)]
-    rap_wide: bool,
-    /// --map rap: the table in registers written through perm_we_i (else baked in).
-    #[arg(long)]
-    rap_loadable: bool,
+    #[command(flatten)]
+    map: MapArgs,
     /// Words per fill-port beat, 1 to --lanes.
     #[arg(long, default_value_t = 1)]
     fill_words: u32,
@@ -116,68 +98,112 @@ pub struct SmemArgs {
     output: crate::output_args::OutputArgs,
 }
 
+/// The map in front of a shared memory's banks and its options (`rtl-gen smem`, and the shared
+/// memory of `rtl-gen d2ma system`).
+#[derive(Args)]
+pub struct MapArgs {
+    /// The map in front of the banks [default: modulo].
+    #[arg(long, value_enum)]
+    pub map: Option<MapArg>,
+    /// --map hash: a configuration object or block manifest (`rtl-gen hash --config`'s file,
+    /// `rtl-gen search`'s best.json) with log2(banks x depth) address bits and --banks banks.
+    #[arg(long)]
+    pub hash_config: Option<PathBuf>,
+    /// --map hash: hold the hash in a configuration register written through cfg_we_i/cfg_i
+    /// (the file's configuration is its reset value).
+    #[arg(long)]
+    pub configurable: bool,
+    /// --map rap: seed of the permutation [default: 1].
+    #[arg(long)]
+    pub rap_seed: Option<u64>,
+    /// --map rap: a permutation conflict-free for 8-byte words too (Permutation::random_wide).
+    #[arg(long)]
+    pub rap_wide: bool,
+    /// --map rap: the table in registers written through perm_we_i (else baked in).
+    #[arg(long)]
+    pub rap_loadable: bool,
+}
+
+impl MapArgs {
+    /// The flags given, by name (for a command that takes them only in some modes).
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            ("--map", self.map.is_some()),
+            ("--hash-config", self.hash_config.is_some()),
+            ("--configurable", self.configurable),
+            ("--rap-seed", self.rap_seed.is_some()),
+            ("--rap-wide", self.rap_wide),
+            ("--rap-loadable", self.rap_loadable),
+        ]
+        .into_iter()
+        .filter_map(|(flag, given)| given.then_some(flag))
+        .collect()
+    }
+
+    /// The map the flags ask for, validated against the shape.
+    pub fn spec(&self, shape: Shape) -> Result<MapSpec, Error> {
+        let map = self.map.unwrap_or(MapArg::Modulo);
+        let rap_flags = self.rap_seed.is_some() || self.rap_wide || self.rap_loadable;
+        if map != MapArg::Rap && rap_flags {
+            return Err(bad("--rap-*", "given", "apply to --map rap only"));
+        }
+        if map != MapArg::Hash && (self.hash_config.is_some() || self.configurable) {
+            return Err(bad(
+                "--hash-config/--configurable",
+                "given",
+                "apply to --map hash only",
+            ));
+        }
+        let geometry = Geometry::new(shape.addr_bits(), u64::from(shape.banks()))?;
+        match map {
+            MapArg::Modulo => Ok(MapSpec::Hash {
+                config: HashConfig::new(geometry, HashFunction::Modulo)?,
+                configurable: false,
+            }),
+            MapArg::Hash => {
+                let path = self
+                    .hash_config
+                    .as_ref()
+                    .ok_or_else(|| bad("--map", "hash", "needs --hash-config FILE"))?;
+                let object = crate::cmd_hash::read_config_file(path)?;
+                let (_, config) = object.validate()?;
+                let config = config.ok_or_else(|| {
+                    bad(
+                        "--hash-config",
+                        &path.display().to_string(),
+                        "gives no configuration fields: the memory needs a whole configuration \
+                         (a configurable map's reset value)",
+                    )
+                })?;
+                if self.configurable && config.kind() == HashKind::Modulo {
+                    return Err(Error::NothingToConfigure(HashKind::Modulo));
+                }
+                Ok(MapSpec::Hash {
+                    config,
+                    configurable: self.configurable,
+                })
+            }
+            MapArg::Rap => {
+                let seed = self.rap_seed.unwrap_or(1);
+                let rap = RapDesign::drawn(
+                    LayoutKind::Rap,
+                    shape.banks(),
+                    seed,
+                    self.rap_wide,
+                    self.rap_loadable,
+                    false,
+                )?;
+                Ok(MapSpec::Rap(rap))
+            }
+        }
+    }
+}
+
 fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
     Error::BadFlag {
         flag,
         value: value.into(),
         message: message.into(),
-    }
-}
-
-/// The map the flags ask for, validated against the shape.
-fn map_spec(args: &SmemArgs, shape: Shape) -> Result<MapSpec, Error> {
-    let rap_flags = args.rap_seed.is_some() || args.rap_wide || args.rap_loadable;
-    if args.map != MapArg::Rap && rap_flags {
-        return Err(bad("--rap-*", "given", "apply to --map rap only"));
-    }
-    if args.map != MapArg::Hash && (args.hash_config.is_some() || args.configurable) {
-        return Err(bad(
-            "--hash-config/--configurable",
-            "given",
-            "apply to --map hash only",
-        ));
-    }
-    let geometry = Geometry::new(shape.addr_bits(), u64::from(shape.banks()))?;
-    match args.map {
-        MapArg::Modulo => Ok(MapSpec::Hash {
-            config: HashConfig::new(geometry, HashFunction::Modulo)?,
-            configurable: false,
-        }),
-        MapArg::Hash => {
-            let path = args
-                .hash_config
-                .as_ref()
-                .ok_or_else(|| bad("--map", "hash", "needs --hash-config FILE"))?;
-            let object = crate::cmd_hash::read_config_file(path)?;
-            let (_, config) = object.validate()?;
-            let config = config.ok_or_else(|| {
-                bad(
-                    "--hash-config",
-                    &path.display().to_string(),
-                    "gives no configuration fields: the memory needs a whole configuration \
-                     (a configurable map's reset value)",
-                )
-            })?;
-            if args.configurable && config.kind() == HashKind::Modulo {
-                return Err(Error::NothingToConfigure(HashKind::Modulo));
-            }
-            Ok(MapSpec::Hash {
-                config,
-                configurable: args.configurable,
-            })
-        }
-        MapArg::Rap => {
-            let seed = args.rap_seed.unwrap_or(1);
-            let rap = RapDesign::drawn(
-                LayoutKind::Rap,
-                shape.banks(),
-                seed,
-                args.rap_wide,
-                args.rap_loadable,
-                false,
-            )?;
-            Ok(MapSpec::Rap(rap))
-        }
     }
 }
 
@@ -300,7 +326,7 @@ pub fn run(args: SmemArgs, command: &str) -> Result<ExitCode, Error> {
         "random warp accesses of the testbench",
     )?;
     let shape = Shape::new(args.lanes, args.banks, args.depth, args.word_bytes)?;
-    let map = map_spec(&args, shape)?;
+    let map = args.map.spec(shape)?;
     let design = SmemDesign::new(
         shape,
         map,

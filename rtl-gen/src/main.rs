@@ -51,7 +51,8 @@ enum Command {
     Cosim(cmd_cosim::CosimArgs),
     /// The main job: hashers, a RAP converter and the D2MA engine generated, co-simulated, synthesized.
     Flow(cmd_flow::FlowArgs),
-    /// Generate a block of the D2MA engine: agen, controller or raw-check.
+    /// Generate a block of the D2MA engine (agen, controller, raw-check, engine), or the engine
+    /// with its data path, a shared memory and an end-to-end testbench (system).
     D2ma(cmd_d2ma::D2maArgs),
     /// Simulate the warp congestion of RAW, RAS and RAP layouts (the RAP paper's Tables II, IV).
     Congestion(cmd_congestion::CongestionArgs),

@@ -7,7 +7,9 @@
 //! - [`agen`]: the address generation unit (Fig. 5), one chunk a cycle;
 //! - [`engine`]: the engine around them (Fig. 4): arbitration, memory ports, completion;
 //! - [`cycle`]: the cycle-accurate models of the blocks' interfaces, built on `models::d2ma`;
-//! - [`vectors`]: the directed and random stimulus.
+//! - [`vectors`]: the directed and random stimulus;
+//! - [`system`]: the engine with its data path in a system with a shared memory, a
+//!   global-memory model and a warp, and that system's testbench.
 //!
 //! [`D2maDesign`] is the family's [`Block`]: one design per unit, the engine's modules
 //! including its three units'.
@@ -19,6 +21,7 @@ pub mod engine;
 pub mod extent;
 pub mod fields;
 pub mod raw_check;
+pub mod system;
 pub mod vectors;
 pub mod writeback;
 

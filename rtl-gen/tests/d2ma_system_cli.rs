@@ -1,0 +1,211 @@
+//! `rtl-gen d2ma system` and `rtl-gen cosim` on its folder, at the small size: the folder's
+//! files, its manifest against the published schema, the end-to-end testbench passing under
+//! Verilator and Icarus, the same testbench failing (exit status 1) once one expected word is
+//! corrupted, the new flags' bad values refused in one line with nothing written, and a user's
+//! folder in the way left alone.
+
+mod common;
+
+use common::{rtl_gen, stderr, stdout};
+use std::path::Path;
+
+/// The small system (`System::SMALL` under RAP, 64-element vectors) as `rtl-gen` arguments,
+/// without `--out`'s value.
+const SMALL: [&str; 26] = [
+    "d2ma",
+    "system",
+    "--ctas",
+    "2",
+    "--buffers",
+    "2",
+    "--segment-bytes",
+    "32",
+    "--global-bits",
+    "24",
+    "--lanes",
+    "4",
+    "--banks",
+    "8",
+    "--depth",
+    "256",
+    "--mshrs",
+    "2",
+    "--queue-chunks",
+    "4",
+    "--vector-length",
+    "64",
+    "--map",
+    "rap",
+    "--rap-seed",
+    "1",
+];
+
+/// The folder the small system is written to.
+const NAME: &str = "d2ma_system_c2_b2_s32_g24_m2_q4_l4_b8_d256_rap_f4_v64";
+
+/// The loads the small system's testbench checks (its vectors): the words of every buffer of
+/// every phase, 4 at a time, counted from the model's shared images.
+const LOADS: usize = 212;
+
+/// Runs `rtl-gen` in `dir` and checks its exit status.
+fn run(dir: &Path, args: &[&str], status: i32) -> String {
+    let o = rtl_gen(dir, args);
+    assert_eq!(
+        o.status.code(),
+        Some(status),
+        "rtl-gen {}:\n{}{}",
+        args.join(" "),
+        stdout(&o),
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+#[test]
+fn small_system_passes_under_both_simulators_and_a_corrupted_word_fails() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut args = SMALL.to_vec();
+    args.extend(["--out", "out", "--json"]);
+    let manifest: serde_json::Value = serde_json::from_str(&run(tmp.path(), &args, 0)).unwrap();
+    common::assert_schema("manifest.schema.json", &manifest);
+    assert_eq!(manifest["kind"], "system");
+    assert_eq!(manifest["top"], "d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_q4");
+    assert_eq!(manifest["testbench"]["vectors"], LOADS);
+    let dir = tmp.path().join("out").join(NAME);
+    for file in [
+        format!("{NAME}.json"),
+        format!("{NAME}.f"),
+        "d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_q4.v".into(),
+        "d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_q4_writeback.v".into(),
+        "smem_l4_b8_d256_rap_f4.v".into(),
+        format!("tb/tb_{NAME}.v"),
+        format!("tb/{NAME}.stim.hex"),
+        format!("tb/{NAME}.expect.hex"),
+    ] {
+        assert!(dir.join(&file).is_file(), "{file}");
+    }
+    let dir_arg = dir.to_string_lossy().to_string();
+    let pass = format!("{LOADS} passed, 0 failed");
+    let out = run(tmp.path(), &["cosim", &dir_arg], 0);
+    assert!(out.contains(&pass), "{out}");
+    let out = run(
+        tmp.path(),
+        &["cosim", &dir_arg, "--simulator", "iverilog"],
+        0,
+    );
+    assert!(out.contains(&pass), "{out}");
+    // The run's cycles, waits and probes: some loads waited, some probes ran.
+    let log = std::fs::read_to_string(dir.join("build/verilator/run.log")).unwrap();
+    let stats = log
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix(&format!("{NAME}: "))
+                .filter(|l| l.contains(" cycles, "))
+        })
+        .unwrap_or_else(|| panic!("{log}"));
+    let numbers: Vec<u64> = stats
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert!(
+        numbers.len() == 3 && numbers.iter().all(|&n| n > 0),
+        "{stats}"
+    );
+
+    // One byte of one word of load 100's expected data, flipped: that load fails.
+    let expect = dir.join(format!("tb/{NAME}.expect.hex"));
+    let text = std::fs::read_to_string(&expect).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let line = &mut lines[100];
+    // The line is the byte mask (one hex digit a lane) then the words: corrupt lane 0's low
+    // byte, whose mask bit must be set for the corruption to count.
+    let mask0 = u8::from_str_radix(&line[3..4], 16).unwrap();
+    assert!(mask0 & 1 == 1, "load 100's lane 0 holds data: {line}");
+    let last = line.len() - 1;
+    let flipped = u8::from_str_radix(&line[last..], 16).unwrap() ^ 1;
+    line.replace_range(last.., &format!("{flipped:x}"));
+    std::fs::write(&expect, lines.join("\n") + "\n").unwrap();
+    let out = run(tmp.path(), &["cosim", &dir_arg], 1);
+    assert!(
+        out.contains(&format!("{} passed, 1 failed", LOADS - 1))
+            && out.contains("MISMATCH load 100 byte 0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_system_flags_are_refused_in_one_line_and_nothing_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("cfg.json"),
+        r#"{"kind": "xor-matrix", "addr_bits": 14, "banks": 32, "rows": ["0x1", "0x2", "0x24", "0x48", "0x90"]}"#,
+    )
+    .unwrap();
+    let cases: [(&[&str], &str); 13] = [
+        (&["--mshrs", "3"], "--mshrs"),
+        (&["--mshrs", "32"], "--mshrs"),
+        (&["--queue-chunks", "128"], "--queue-chunks"),
+        (&["--lanes", "3"], "lanes"),
+        (&["--depth", "1024"], "--depth"),
+        (&["--banks", "8", "--depth", "64"], "--depth"),
+        (&["--buffers", "1"], "--buffers"),
+        (&["--vector-length", "0"], "--vector-length"),
+        (&["--map", "hash"], "--hash-config"),
+        (&["--map", "modulo", "--rap-seed", "2"], "--rap-*"),
+        (
+            &[
+                "--map",
+                "hash",
+                "--hash-config",
+                "cfg.json",
+                "--configurable",
+            ],
+            "--map",
+        ),
+        (&["--transfer", "count=4"], "--transfer"),
+        (&["--max-in-flight", "4"], "--max-in-flight"),
+    ];
+    for (extra, flag) in cases {
+        let mut args = vec!["d2ma", "system", "--out", "out"];
+        args.extend(extra);
+        let o = rtl_gen(tmp.path(), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.lines().count() == 1 && err.contains(flag),
+            "{args:?}: {err}"
+        );
+    }
+    for args in [
+        &["d2ma", "engine", "--mshrs", "4", "--out", "out"][..],
+        &["d2ma", "engine", "--map", "rap", "--out", "out"][..],
+    ] {
+        let o = rtl_gen(tmp.path(), args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.lines().count() == 1 && err.contains("system"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!tmp.path().join("out").exists(), "nothing written");
+    // A user's folder where the system's goes is refused and left as it was.
+    let mine = tmp.path().join("out").join(NAME);
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "mine").unwrap();
+    let mut args = SMALL.to_vec();
+    args.extend(["--out", "out"]);
+    let o = rtl_gen(tmp.path(), &args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("rtl-gen did not write it"),
+        "{}",
+        stderr(&o)
+    );
+    let left: Vec<_> = std::fs::read_dir(&mine).unwrap().collect();
+    assert_eq!(left.len(), 1);
+    assert_eq!(
+        std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
+        "mine"
+    );
+}
