@@ -141,6 +141,7 @@ fn check(s: &System, n: u16, map: &str) {
     };
     assert!(field("waits") > 0, "no load waited: {line}");
     assert!(field("probes") > 0, "no probe ran: {line}");
+    assert!(field("requests") > 0, "no segment was requested: {line}");
 }
 
 #[test]

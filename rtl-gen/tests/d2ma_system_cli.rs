@@ -94,7 +94,7 @@ fn small_system_passes_under_both_simulators_and_a_corrupted_word_fails() {
         0,
     );
     assert!(out.contains(&pass), "{out}");
-    // The run's cycles, waits and probes: some loads waited, some probes ran.
+    // The run's cycles, waits, probes and segment requests: some loads waited, some probes ran.
     let log = std::fs::read_to_string(dir.join("build/verilator/run.log")).unwrap();
     let stats = log
         .lines()
@@ -108,7 +108,7 @@ fn small_system_passes_under_both_simulators_and_a_corrupted_word_fails() {
         .filter_map(|n| n.parse().ok())
         .collect();
     assert!(
-        numbers.len() == 3 && numbers.iter().all(|&n| n > 0),
+        numbers.len() == 4 && numbers.iter().all(|&n| n > 0),
         "{stats}"
     );
 

@@ -31,7 +31,7 @@ use crate::rtl::Module;
 use crate::smem::vectors::SmemPlan;
 use crate::smem::{MapSpec, SmemDesign};
 use crate::Error;
-use models::d2ma::data::{shared_image, Extent};
+use models::d2ma::data::{elements, shared_image, Extent, Source};
 use models::d2ma::entry::Part;
 use models::d2ma::BufferEntry;
 use models::smem::Shape;
@@ -300,8 +300,9 @@ pub struct Bench {
 }
 
 /// The fields of a stimulus record, most significant first: kind (1 a configuration command,
-/// 2 a load, 3 a probe, 4 a phase's end), phase, CTA, buffer, part, shared byte address, word
-/// address, data (a command's value; a phase's number of completions).
+/// 2 a load, 3 a probe, 4 a phase's end, 5 a segment the phase may request), phase, CTA,
+/// buffer, part, shared byte address, word address, data (a command's value; a phase's number
+/// of completions; a segment's global address over the segment size).
 pub const RECORD_LAYOUT: [(&str, u32); 8] = [
     ("kind", 4),
     ("phase", 16),
@@ -346,9 +347,19 @@ pub fn testbench(
     let mut loads = Vec::new();
     let mut probes = Vec::new();
     let mut completions = Vec::new();
+    // The segments each phase may request: those holding an element inside its extent (the
+    // model's `Source::Global` elements), so the memory model fails a read outside.
+    let mut segments = std::collections::BTreeSet::new();
     for (p, phase) in phases.iter().enumerate() {
         completions.push(phase.len());
         for b in phase {
+            for e in elements(&b.entry, b.extent).unwrap() {
+                if let Source::Global(g) = e.source {
+                    for a in [g, g + u64::from(e.bytes) - 1] {
+                        segments.insert((p, d.wrap_global(a) / u64::from(seg)));
+                    }
+                }
+            }
             let mut parts = vec![
                 (1u64, b.entry.part_value(Part::Shape)),
                 (2, b.entry.part_value(Part::Halo)),
@@ -430,6 +441,9 @@ pub fn testbench(
     for (p, &k) in completions.iter().enumerate() {
         stimulus.push_str(&record([4, p as u64, 0, 0, 0, 0, 0, k as u64]));
     }
+    for &(p, segment) in &segments {
+        stimulus.push_str(&record([5, p as u64, 0, 0, 0, 0, 0, segment]));
+    }
     let expected: String = loads
         .iter()
         .map(|(_, _, _, _, lanes)| {
@@ -438,7 +452,7 @@ pub fn testbench(
             format!("{mask}{exp}\n")
         })
         .collect();
-    let records = cmds.len() + loads.len() + probes.len() + completions.len();
+    let records = cmds.len() + loads.len() + probes.len() + completions.len() + segments.len();
     let mut v = String::new();
     let w = &mut v;
     let fw = dp.fill_words;
@@ -458,6 +472,7 @@ pub fn testbench(
   localparam NL = {nl};
   localparam NP = {np};
   localparam NPH = {nph};
+  localparam NA = {na};
   localparam TIMEOUT = 200000 + 1000 * NL;
 
   // The tables: configuration commands, loads with their expected words, probes, phase ends.
@@ -469,11 +484,13 @@ pub fn testbench(
   reg [{lem}:0] l_expect [0:NL-1];
   reg [31:0] p_phase [0:NP-1]; reg [31:0] p_cta [0:NP-1]; reg [15:0] p_addr [0:NP-1];
   reg [31:0] ph_done [0:NPH-1];
+  // The segments each phase may request (global address over the segment size).
+  reg [31:0] a_phase [0:NA-1]; reg [63:0] a_seg [0:NA-1];
   // Stimulus records: kind 159:156, phase 155:140, CTA 139:132, buffer 131:124, part 123:116,
   // shared byte address 115:100, word address 99:64, data 63:0.
   reg [159:0] stim [0:NR-1];
   reg loaded = 1'b1;
-  integer r, nc = 0, nl = 0, np = 0, nph = 0;
+  integer r, nc = 0, nl = 0, np = 0, nph = 0, na = 0;
   initial begin
     // A file that does not reach its last line leaves it zero: no record has kind 0, no load a
     // zero mask. A 4-state simulator leaves it X, which the kind's case and the parity catch.
@@ -505,9 +522,13 @@ pub fn testbench(
           ph_done[nph] = stim[r][31:0];
           nph = nph + 1;
         end
+        4'd5: begin
+          a_phase[na] = {{16'b0, stim[r][155:140]}}; a_seg[na] = stim[r][63:0];
+          na = na + 1;
+        end
         default: loaded = 1'b0;
       endcase
-    if (!loaded || nc != NC || nl != NL || np != NP || nph != NPH) begin
+    if (!loaded || nc != NC || nl != NL || np != NP || nph != NPH || na != NA) begin
       $display("FAIL the tables did not load whole from the working folder:");
       $display("  {stim_file}");
       $display("  {expect_file}");
@@ -518,7 +539,7 @@ pub fn testbench(
   // Engine ports.
   reg cfg_valid; reg [{cm}:0] cfg_cta; reg [{bm}:0] cfg_buf; reg [1:0] cfg_part; reg [63:0] cfg_data;
   reg load_valid; reg [{cm}:0] load_cta; reg [15:0] load_addr;
-  reg resp_valid; reg [{tm}:0] resp_tag; reg [{sm}:0] resp_data;
+  reg resp_valid; reg [{tm}:0] resp_tag; reg [{sm}:0] resp_data; reg mem_ready;
   wire req_valid; wire [{gm}:0] req_addr; wire [{tm}:0] req_tag;
   wire fill_valid; wire fill_ready; wire [{fm}:0] fill_mask; wire [{fam}:0] fill_addr;
   wire [{fdm}:0] fill_data; wire [{fbm}:0] fill_be;
@@ -527,7 +548,7 @@ pub fn testbench(
   {engine} u_engine (
     .clk_i(clk), .rst_ni(rst_n), .cfg_valid_i(cfg_valid), .cfg_cta_i(cfg_cta), .cfg_buf_i(cfg_buf),
     .cfg_part_i(cfg_part), .cfg_data_i(cfg_data), .load_valid_i(load_valid), .load_cta_i(load_cta),
-    .load_addr_i(load_addr), .mem_req_ready_i(1'b1), .mem_resp_valid_i(resp_valid),
+    .load_addr_i(load_addr), .mem_req_ready_i(mem_ready), .mem_resp_valid_i(resp_valid),
     .mem_resp_tag_i(resp_tag), .mem_resp_data_i(resp_data), .fill_ready_i(fill_ready),
     .mem_req_valid_o(req_valid), .mem_req_addr_o(req_addr), .mem_req_tag_o(req_tag),
     .fill_valid_o(fill_valid), .fill_mask_o(fill_mask), .fill_addr_o(fill_addr), .fill_data_o(fill_data),
@@ -547,8 +568,11 @@ pub fn testbench(
   wire unused_outputs = &{{1'b0, cnt_a, cnt_f, cnt_b, cnt_c, release_o, complete_cta, complete_buf, req_addr}};
 
   // Global memory: 16 requests in flight, each answered 4 to 35 cycles after it was taken,
-  // the lowest slot due first (so out of order).
+  // the lowest slot due first (so out of order); it takes no request a quarter of the cycles
+  // (mem_ready low), and fails a request for a segment with no element of the phase's buffers
+  // inside their extents.
   reg [31:0] lfsr;
+  integer requests = 0, allowed;
   reg m_valid [0:15]; reg [23:0] m_addr [0:15]; reg [{tm}:0] m_tag [0:15]; integer m_due [0:15];
   integer i, k, free_slot, due_slot;
   function [7:0] gbyte(input [23:0] a);
@@ -578,11 +602,12 @@ pub fn testbench(
   reg cfg_valid_d; reg [{cm}:0] cfg_cta_d; reg [{bm}:0] cfg_buf_d; reg [1:0] cfg_part_d; reg [63:0] cfg_data_d;
   reg load_valid_d; reg [{cm}:0] load_cta_d; reg [15:0] load_addr_d;
   reg resp_valid_d; reg [{tm}:0] resp_tag_d; reg [{sm}:0] resp_data_d; reg req_v_d; reg [{lam}:0] req_a_d;
+  reg mem_ready_d;
 
   initial begin
     for (i = 0; i < 16; i = i + 1) m_valid[i] = 1'b0;
     lfsr = 32'h1;
-    cfg_valid = 1'b0; load_valid = 1'b0; resp_valid = 1'b0; req_v = 1'b0;
+    cfg_valid = 1'b0; load_valid = 1'b0; resp_valid = 1'b0; req_v = 1'b0; mem_ready = 1'b1;
     cfg_cta = 0; cfg_buf = 0; cfg_part = 0; cfg_data = 0; load_cta = 0; load_addr = 0;
     resp_tag = 0; resp_data = 0; req_a = 0;
     // In reset over two rising edges; the first cycle's edge is at 25 ns.
@@ -596,7 +621,18 @@ pub fn testbench(
       resp_valid_d = resp_valid; resp_tag_d = resp_tag; resp_data_d = resp_data; req_v_d = req_v; req_a_d = req_a;
       lfsr_d = {{lfsr[30:0], lfsr[31] ^ lfsr[21] ^ lfsr[1] ^ lfsr[0]}};
       // Memory: take a request, answer one that is due.
+      // The engine offers a request only in a cycle the port takes it (mem_req_ready_i).
+      if (req_valid && !mem_ready) begin $display("FAIL request while the port is busy"); fail_rest; end
       if (req_valid) begin
+        requests = requests + 1;
+        allowed = 0;
+        for (i = 0; i < NA; i = i + 1)
+          if (a_phase[i] == phase && a_seg[i] == {{{segpad}'b0, req_addr[{gm}:{seglg}]}}) allowed = 1;
+        if (allowed == 0) begin
+          $display("FAIL request for segment %h outside the extent of phase %0d (cycle %0d)",
+            req_addr, phase, cycle);
+          fail_rest;
+        end
         free_slot = -1;
         for (i = 15; i >= 0; i = i - 1) if (!m_valid[i]) free_slot = i;
         if (free_slot < 0) begin $display("FAIL more than 16 requests in flight"); fail_rest; end
@@ -611,6 +647,7 @@ pub fn testbench(
         resp_tag_d = m_tag[due_slot];
         for (k = 0; k < {seg}; k = k + 1) resp_data_d[8*k +: 8] = gbyte(m_addr[due_slot] + k[23:0]);
       end
+      mem_ready_d = lfsr[9:8] != 2'b00;
       if (complete_valid) done_in_phase = done_in_phase + 1;
       // Configuration commands of this phase, one a cycle.
       cfg_valid_d = 1'b0;
@@ -666,8 +703,8 @@ pub fn testbench(
       if (phase == NPH) begin
         $display("{name}: %0d passed, %0d failed",
           passed, failed);
-        $display("{name}: %0d cycles, %0d waits, %0d probes",
-          cycle, waits, probes);
+        $display("{name}: %0d cycles, %0d waits, %0d probes, %0d requests",
+          cycle, waits, probes, requests);
         if (failed != 0) $fatal(1);
         $finish;
       end
@@ -677,6 +714,7 @@ pub fn testbench(
       lfsr = lfsr_d; cfg_valid = cfg_valid_d; cfg_cta = cfg_cta_d; cfg_buf = cfg_buf_d; cfg_part = cfg_part_d;
       cfg_data = cfg_data_d; load_valid = load_valid_d; load_cta = load_cta_d; load_addr = load_addr_d;
       resp_valid = resp_valid_d; resp_tag = resp_tag_d; resp_data = resp_data_d; req_v = req_v_d; req_a = req_a_d;
+      mem_ready = mem_ready_d;
       #4 clk = 1'b0;
       #4;
     end
@@ -705,6 +743,9 @@ endmodule
         nl = loads.len(),
         np = probes.len(),
         nph = completions.len(),
+        na = segments.len(),
+        seglg = seg.trailing_zeros(),
+        segpad = 64 - (gb - seg.trailing_zeros()),
         lem = 36 * l - 1,
         lew = 36 * l,
         wm = 64 + n - 1,
