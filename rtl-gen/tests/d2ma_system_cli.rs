@@ -1,7 +1,8 @@
 //! `rtl-gen d2ma system` and `rtl-gen cosim` on its folder, at the small size: the folder's
 //! files, its manifest against the published schema, the end-to-end testbench passing under
 //! Verilator and Icarus, the same testbench failing (exit status 1) once one expected word is
-//! corrupted, the new flags' bad values refused in one line with nothing written, and a user's
+//! corrupted, two mutants of the writeback failing (a read outside the extent, a waiting chunk
+//! dropped), the new flags' bad values refused in one line with nothing written, and a user's
 //! folder in the way left alone.
 
 mod common;
@@ -208,4 +209,43 @@ fn bad_system_flags_are_refused_in_one_line_and_nothing_is_written() {
         std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
         "mine"
     );
+}
+
+/// Co-simulates the system in `dir` under Verilator with its writeback edited by `mutate`;
+/// returns the run's log, asserting that the testbench failed.
+fn log_of_mutant(dir: &Path, mutate: impl Fn(&str) -> String) -> String {
+    let rtl = dir.join("d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_q4_writeback.v");
+    let text = std::fs::read_to_string(&rtl).unwrap();
+    let mutated = mutate(&text);
+    assert_ne!(mutated, text, "the mutation changed nothing");
+    std::fs::write(&rtl, &mutated).unwrap();
+    let (_, report) = rtl_gen::cosim::run(dir, "verilator").unwrap();
+    std::fs::write(&rtl, &text).unwrap();
+    assert!(report.failed > 0, "the mutant passed");
+    std::fs::read_to_string(dir.join("build/verilator/run.log")).unwrap()
+}
+
+/// The memory model refuses a read outside the extent, and the port's busy cycles reach the
+/// writeback's held copy: a writeback that requests every segment whatever the extent fails on
+/// its first request outside, and one that ignores the copy of a chunk waiting for the port
+/// loses that chunk.
+#[test]
+fn mutants_reading_outside_the_extent_or_dropping_a_waiting_chunk_fail() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut args = SMALL.to_vec();
+    args.extend(["--out", "out"]);
+    run(tmp.path(), &args, 0);
+    let dir = tmp.path().join("out").join(NAME);
+    let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
+    assert_eq!((report.passed, report.failed), (LOADS, 0));
+    let log = log_of_mutant(&dir, |t| {
+        t.replace("(stage_held_keep_now != 8'h00)", "1'b1")
+    });
+    assert!(log.contains("outside the extent of phase"), "{log}");
+    log_of_mutant(&dir, |t| {
+        t.replace(
+            "assign stage_held_valid_d = staged & ~stage_fire;",
+            "assign stage_held_valid_d = 1'b0 & staged & ~stage_fire;",
+        )
+    });
 }
