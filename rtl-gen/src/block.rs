@@ -329,12 +329,7 @@ impl Rendered {
     pub fn write(&self, out_dir: &Path) -> Result<PathBuf, Error> {
         let manifest = &self.manifest;
         let name = &manifest.top;
-        let staging = Staging::new(out_dir, name)?;
-        for (file, text) in &self.files {
-            staging.write(file, text)?;
-        }
-        staging.write(&format!("{name}.json"), &manifest.to_json())?;
-        staging.write(&format!("{name}.f"), &manifest.filelist())?;
+        let staging = stage_folder(out_dir, name, &self.files, manifest)?;
         for (file, text) in crate::fusesoc::files(manifest) {
             staging.write(&file, &text)?;
         }
@@ -350,6 +345,24 @@ impl Rendered {
         drop(writing);
         staging.commit()
     }
+}
+
+/// Starts writing the folder `<out_dir>/<name>` ([`Staging`]) with what every generated folder
+/// holds: `files` (`(file name, text)`), the manifest `<name>.json` and the filelist
+/// `<name>.f`. The caller adds the rest and commits.
+pub(crate) fn stage_folder(
+    out_dir: &Path,
+    name: &str,
+    files: &[(String, String)],
+    manifest: &Manifest,
+) -> Result<Staging, Error> {
+    let staging = Staging::new(out_dir, name)?;
+    for (file, text) in files {
+        staging.write(file, text)?;
+    }
+    staging.write(&format!("{name}.json"), &manifest.to_json())?;
+    staging.write(&format!("{name}.f"), &manifest.filelist())?;
+    Ok(staging)
 }
 
 /// Everything `block`'s folder holds, as `command` produced it, with vectors drawn under

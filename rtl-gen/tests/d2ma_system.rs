@@ -17,7 +17,6 @@ use rtl_gen::rap::RapDesign;
 use rtl_gen::rtl::verilog::emit;
 use rtl_gen::smem::MapSpec;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Writes the engine's modules into `dir`.
 fn write_engine(s: &System, dir: &Path) -> Vec<PathBuf> {
@@ -61,33 +60,16 @@ fn map_spec(s: &System, map: &str) -> MapSpec {
     }
 }
 
-/// Builds and runs one system under one map; returns its summary line and its line of
-/// cycles, waits and probes.
+/// Builds and runs one system under one map with `rtl-gen cosim`'s Verilator run; returns its
+/// summary line and its line of cycles, waits and probes.
 fn run(s: &System, n: u16, map: &str) -> (String, String) {
     let started = std::time::Instant::now();
     let tmp = tempfile::tempdir().unwrap();
     let design = SystemDesign::new(*s, map_spec(s, map), u32::from(n)).unwrap();
     let (dir, manifest) = design.write("rtl-gen d2ma system", tmp.path()).unwrap();
-    let tb = &manifest.testbench;
-    let obj = tmp.path().join("obj");
-    let out = Command::new("verilator")
-        .args(["--binary", "-j", "2", "--top-module", &tb.top, "-Mdir"])
-        .arg(&obj)
-        .args(manifest.rtl_files.iter().map(|f| dir.join(f)))
-        .arg(dir.join(&tb.source))
-        .output()
-        .expect("verilator runs");
-    assert!(
-        out.status.success(),
-        "verilator build failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let sim = Command::new(obj.join(format!("V{}", tb.top)))
-        .current_dir(dir.join("tb"))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&sim.stdout).to_string();
-    assert!(sim.status.success(), "simulation failed:\n{text}");
+    let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
+    let text = std::fs::read_to_string(dir.join("build/verilator/run.log")).unwrap();
+    assert_eq!(report.failed, 0, "simulation failed:\n{text}");
     for l in text.lines().filter(|l| l.starts_with("phase ")) {
         eprintln!("{map}: {l}");
     }
@@ -99,7 +81,10 @@ fn run(s: &System, n: u16, map: &str) -> (String, String) {
             .to_string()
     };
     let summary = line(" passed, ");
-    assert_eq!(summary, format!("{name}: {} passed, 0 failed", tb.vectors));
+    assert_eq!(
+        summary,
+        format!("{name}: {} passed, 0 failed", manifest.testbench.vectors)
+    );
     eprintln!("{map}: {:.0} s", started.elapsed().as_secs_f64());
     (summary, line(" cycles, "))
 }

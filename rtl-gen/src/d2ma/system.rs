@@ -1079,12 +1079,7 @@ impl SystemDesign {
         let name = self.name();
         Staging::check(out_dir, &name)?;
         let (files, manifest) = self.render(command);
-        let staging = Staging::new(out_dir, &name)?;
-        for (file, text) in &files {
-            staging.write(file, text)?;
-        }
-        staging.write(&format!("{name}.json"), &manifest.to_json())?;
-        staging.write(&format!("{name}.f"), &manifest.filelist())?;
+        let staging = crate::block::stage_folder(out_dir, &name, &files, &manifest)?;
         Ok((staging.commit()?, manifest))
     }
 }

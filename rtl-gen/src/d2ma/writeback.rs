@@ -10,10 +10,11 @@
 //!   walk, and its buffer's tag. One segment response may feed many chunks (a strided transfer
 //!   of 4-byte elements at stride 2 has 16 chunks in one 128 B segment): they are consecutive
 //!   entries of the queue naming the same MSHR, so no per-MSHR list is needed.
-//! - **MSHRs** (`mshrs` segment buffers, allocated and freed in order): a request takes the
-//!   next MSHR, whose index is the request's tag; its response (any order) writes the
+//! - **MSHRs** (`mshrs` segment buffers, allocated and freed in order): each segment the walk
+//!   starts takes the next MSHR, whose index is its request's tag (a segment with no element
+//!   inside the extent takes one too, never requested); a response (any order) writes the
 //!   segment's data there. An MSHR is freed when the queue's head moves past its last chunk:
-//!   when the next chunk that starts a request, or the walk's last chunk, is written. The
+//!   when the next chunk that starts a segment, or the walk's last chunk, is written. The
 //!   segment buffers take the engine's storage style: a flip-flop memory, clock-gated
 //!   flip-flops, or latches written from a flip-flop stage holding the response (the same
 //!   cells as the controller array's table).
