@@ -107,6 +107,18 @@ pub fn clap_line(err: &clap::Error, args: &[String]) -> Option<String> {
         .unwrap_or("error: invalid command line")
         .to_string();
     let rest: Vec<&str> = lines.collect();
+    // A first line ending in `:` (missing required arguments, conflicts) is followed by the
+    // arguments it is about, one per line, up to the usage.
+    let first = if first.ends_with(':') {
+        let named: Vec<&str> = rest
+            .iter()
+            .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
+            .copied()
+            .collect();
+        format!("{first} {}", named.join(", "))
+    } else {
+        first
+    };
     let allowed = rest.iter().find(|l| l.starts_with("[possible values:"));
     let tip = rest.iter().find(|l| l.starts_with("tip:"));
     let mut line = match allowed {
@@ -152,6 +164,25 @@ mod tests {
         assert_eq!(
             message(&e, &args(&["rtl-gen", "hash", "--config", "c.json"])),
             "segment_bytes = 100 is out of range: allowed 32, 64 or 128"
+        );
+    }
+
+    #[test]
+    fn missing_required_arguments_are_named_on_the_one_line() {
+        let command = clap::Command::new("rtl-gen")
+            .arg(clap::Arg::new("target").long("target-ps").value_name("PS"))
+            .arg(
+                clap::Arg::new("closure")
+                    .long("closure")
+                    .action(clap::ArgAction::SetTrue)
+                    .requires("target"),
+            );
+        let args = ["rtl-gen", "--closure"];
+        let err = command.try_get_matches_from(args).unwrap_err();
+        let line = clap_line(&err, &args.map(String::from)).unwrap();
+        assert_eq!(
+            line,
+            "error: the following required arguments were not provided: --target-ps <PS>"
         );
     }
 

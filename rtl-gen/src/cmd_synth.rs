@@ -18,7 +18,11 @@ its address path (from addr_i) is reported apart from its configuration path (fr
 
 With --target-ps PS (needs --liberty) the flow is timing-driven: ABC maps for the delay target
 (map -D), buffers high fanout and up- and down-sizes gates for it; a hasher's cfg_i-only logic is
-mapped for area outside the target (a false path from cfg_i, no flip-flops).
+mapped for area outside the target (a false path from cfg_i, no flip-flops). With --closure as
+well, ABC maps the block four times (with and without its dc2 restructuring, at the target and
+10% under it; two at a time on two cores) and the smallest netlist that meets the target is
+kept, or the fastest when none does; each mapping stays in <DIR>/synth/closure/<variant>/ and
+synth.json lists them all.
 
 A black-box module in the design (an SRAM macro's model marked (* blackbox *), as `rtl-gen smem
 --sram-macro` writes it) is not synthesized and bounds paths like a register: its read data
@@ -32,11 +36,13 @@ Examples:
   rtl-gen synth out/hash_bvxor_n14_b32_cfg --liberty ../shared/pdk/nangate45_typ.lib.gz
   rtl-gen synth out/hash_bvxor_n14_b32_cfg --liberty ../shared/pdk/nangate45_typ.lib.gz \\
       --target-ps 150
+  rtl-gen synth out/d2ma_engine_c8_b4_lat --liberty ../shared/pdk/nangate45_typ.lib.gz \\
+      --target-ps 950 --closure
   rtl-gen synth out/smem_l32_b32_d512_bvxor_cfg_macro \\
       --liberty ../shared/pdk/nangate45_typ.lib.gz --target-ps 1000
 
 Exit status: 0 on success, 2 on an error (no Yosys, unreadable liberty, design rejected, a
-target that is not a positive number of ps or has no --liberty).")]
+target that is not a positive number of ps or has no --liberty, --closure without a target).")]
 pub struct SynthArgs {
     /// A block folder written by `rtl-gen hash`, `rap`, `d2ma` or `smem`.
     dir: PathBuf,
@@ -46,6 +52,9 @@ pub struct SynthArgs {
     /// Delay target in ps for a timing-driven flow (a positive number; needs --liberty).
     #[arg(long, value_name = "PS", allow_hyphen_values = true)]
     target_ps: Option<String>,
+    /// Timing closure: map for --target-ps four ways and keep the best netlist (see below).
+    #[arg(long, requires = "target_ps")]
+    closure: bool,
     /// Print synth.json instead of the table.
     #[arg(long)]
     json: bool,
@@ -81,7 +90,13 @@ pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
     }
     let spinner = args.quiet.spinner();
     spinner.set_message(format!("{}: synthesizing with Yosys", args.dir.display()));
-    let result = qor::synthesize_block_for(&args.dir, args.liberty.as_deref(), target, command);
+    let result = qor::synthesize_block_for(
+        &args.dir,
+        args.liberty.as_deref(),
+        target,
+        args.closure,
+        command,
+    );
     spinner.finish_and_clear();
     let result = result?;
     if args.json {

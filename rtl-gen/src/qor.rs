@@ -121,6 +121,17 @@ impl BlockSynth {
                 }
             ));
         }
+        for t in &r.closure {
+            lines.push(format!(
+                "closure: {} (ABC {} dc2, map -D {}): {:.1} um2, {:.1} ps{}",
+                t.variant,
+                if t.dc2 { "with" } else { "without" },
+                t.abc_target_ps,
+                t.area_um2,
+                t.delay_ps,
+                if t.kept { ", kept" } else { "" }
+            ));
+        }
         for p in &r.paths {
             let what = match (self.hasher_paths.is_some(), p.from.as_str()) {
                 (true, "addr_i") => "address path".to_string(),
@@ -160,7 +171,7 @@ pub fn synthesize_block(
     liberty: Option<&Path>,
     command: &str,
 ) -> Result<BlockSynth, Error> {
-    synthesize_block_for(dir, liberty, None, command)
+    synthesize_block_for(dir, liberty, None, false, command)
 }
 
 /// The input ports of a block that hold still while it runs: a hasher's `cfg_i`.
@@ -173,11 +184,13 @@ fn static_inputs(manifest: &Manifest) -> Vec<String> {
     }
 }
 
-/// [`synthesize_block`] with a delay target in ps (the timing-driven flow; needs `liberty`).
+/// [`synthesize_block`] with a delay target in ps (the timing-driven flow; needs `liberty`),
+/// and with `closure` the best of several mappings for it ([`synth::closure`]).
 pub fn synthesize_block_for(
     dir: &Path,
     liberty: Option<&Path>,
     target_ps: Option<f64>,
+    closure: bool,
     command: &str,
 ) -> Result<BlockSynth, Error> {
     let (manifest, _) = Manifest::load(dir)?;
@@ -194,6 +207,7 @@ pub fn synthesize_block_for(
     let timing = synth::Timing {
         target_ps,
         static_inputs: static_inputs(&manifest),
+        closure,
     };
     let report = synth::synthesize_with(&request, &timing)?;
     let result = BlockSynth {

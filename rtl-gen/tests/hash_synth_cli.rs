@@ -261,6 +261,7 @@ fn synth_target_bad_values_are_one_line_exit_2_and_write_nothing() {
             vec!["--target-ps", "150"],
             "--target-ps 150: needs --liberty",
         ),
+        (vec!["--liberty", lib, "--closure"], "--target-ps"),
     ] {
         let mut all = vec!["synth", dir.to_str().unwrap()];
         all.extend(args.iter().copied());

@@ -156,6 +156,18 @@ fn cosim_synth_and_flow_documents() {
         let synth = run_json(d, &["synth", block, "--liberty", lib, "--json"]);
         assert!(synth["hasher_paths"].is_object(), "{synth:#}");
         assert_schema("synth.schema.json", &synth);
+        let closure = [
+            block,
+            "--liberty",
+            lib,
+            "--target-ps",
+            "100",
+            "--closure",
+            "--json",
+        ];
+        let synth = run_json(d, &[&["synth"][..], &closure].concat());
+        assert_eq!(synth["report"]["closure"].as_array().map(Vec::len), Some(4));
+        assert_schema("synth.schema.json", &synth);
     }
     let mut broken = synth.clone();
     broken["report"]["mode"] = json!("asic");

@@ -21,7 +21,8 @@
 //! With [`synthesize_with`] and a [`Timing`] target the liberty flow is timing-driven
 //! (`scripts/timing.ys` + `scripts/timing.abc`): ABC's delay-driven `map -D`, buffering and
 //! gate sizing for the target, the logic of static inputs (a configuration) mapped apart for
-//! area. In both liberty flows [`sta`] times the mapped netlist per input port, so a hasher's
+//! area; with [`Timing::closure`] it maps once per ABC variant of [`closure`] and keeps the best
+//! netlist. In both liberty flows [`sta`] times the mapped netlist per input port, so a hasher's
 //! address-to-bank delay is reported apart from its configuration-to-bank delay.
 //!
 //! [`check`] is the acceptance check of every emitted file (`hierarchy -check; proc;
@@ -32,6 +33,7 @@
 //! `read_lib`/`source`, so keep liberty files and work folders free of spaces.
 
 mod check;
+pub mod closure;
 mod equiv;
 mod error;
 mod latches;
@@ -51,6 +53,6 @@ pub use equiv::{prove_equivalent, EquivMethod};
 pub use error::Error;
 pub use liberty::check_liberty;
 pub use report::{CriticalPath, Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};
-pub use runner::{synthesize, synthesize_with, LOG_FILE, REPORT_FILE};
+pub use runner::{synthesize, synthesize_with, CLOSURE_DIR, LOG_FILE, REPORT_FILE};
 pub use sta::GroupPath;
 pub use table::render_table;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::closure::ClosureTry;
 use crate::sta::GroupPath;
 
 /// Version of the [`SynthReport`] JSON layout; bumped whenever a field changes meaning
@@ -38,6 +39,10 @@ pub struct Timing {
     /// target, the logic only they reach is mapped for area outside it (a false path from
     /// them); with or without one, [`SynthReport::paths`] times each input port apart.
     pub static_inputs: Vec<String>,
+    /// With a target: map once per [`crate::closure::VARIANTS`] entry (with and without ABC's
+    /// `dc2`, at the target and 10 % under it) and keep the smallest netlist that meets the
+    /// target, or the fastest when none does ([`crate::closure`]).
+    pub closure: bool,
 }
 
 /// Which flow produced a report.
@@ -154,6 +159,10 @@ pub struct SynthReport {
     /// `cfg_i` the configuration-to-bank delay.
     #[serde(default)]
     pub paths: Vec<GroupPath>,
+    /// A closure run's mappings, in [`crate::closure::VARIANTS`] order, the kept one marked
+    /// (empty for a single mapping).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub closure: Vec<ClosureTry>,
 }
 
 impl SynthReport {

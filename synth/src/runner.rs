@@ -1,7 +1,10 @@
 //! Running Yosys on a request and turning its reports into a [`SynthReport`].
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
+use crate::closure::{self, ClosureTry};
 use crate::error::Error;
 use crate::latches;
 use crate::liberty::{self, Liberty};
@@ -26,6 +29,10 @@ const STAT_LIBERTY_FILE: &str = "stat.txt";
 const LTP_FILE: &str = "ltp.txt";
 /// The `abc` pass output with ABC's `stime -p` (liberty mode).
 const ABC_OUT_FILE: &str = "abc.txt";
+/// The mapped netlist as Verilog.
+const NETLIST_VERILOG: &str = "netlist.v";
+/// The folder under the work folder that holds a closure run's mappings.
+pub const CLOSURE_DIR: &str = "closure";
 /// The mapped netlist as Yosys JSON, which [`sta`] times (liberty mode).
 const NETLIST_JSON: &str = "netlist.json";
 /// Outputs of an earlier run that must not be mistaken for this run's.
@@ -38,7 +45,7 @@ const OUTPUTS: [&str; 10] = [
     LTP_FILE,
     ABC_OUT_FILE,
     "abc_static.txt",
-    "netlist.v",
+    NETLIST_VERILOG,
     NETLIST_JSON,
 ];
 
@@ -69,6 +76,11 @@ fn check_timing(timing: &Timing, liberty: bool) -> Result<(), Error> {
             ));
         }
     }
+    if timing.closure && timing.target_ps.is_none() {
+        return Err(Error::InvalidRequest(
+            "timing closure needs a delay target (it keeps the best mapping for one)".into(),
+        ));
+    }
     for p in &timing.static_inputs {
         let mut chars = p.chars();
         let first_ok = chars
@@ -87,12 +99,136 @@ fn check_timing(timing: &Timing, liberty: bool) -> Result<(), Error> {
 /// timing-driven one (`scripts/timing.ys`), and the logic that only `static_inputs` reach is
 /// mapped apart, for area. Both liberty flows report the slowest path per input port
 /// ([`SynthReport::paths`]).
+///
+/// With [`Timing::closure`] the timing-driven flow runs once per [`closure::VARIANTS`] entry,
+/// each in `<work_dir>/closure/<variant>/`, and the report is the kept mapping's ([`closure`]
+/// says which), with every mapping listed in [`SynthReport::closure`]; its `netlist.v` and
+/// `netlist.json` are copied into the work folder.
 pub fn synthesize_with(req: &SynthRequest, timing: &Timing) -> Result<SynthReport, Error> {
     check_top(&req.top)?;
     check_timing(timing, req.liberty.is_some())?;
     if req.files.is_empty() {
         return Err(Error::InvalidRequest("no Verilog files given".into()));
     }
+    match timing.target_ps {
+        Some(target) if timing.closure => synthesize_closure(req, timing, target),
+        _ => synthesize_once(req, timing, true),
+    }
+}
+
+/// The timing-driven flow mapped with every [`closure::VARIANTS`] entry, two or more at once
+/// where the machine has the cores, keeping the mapping [`closure::choose`] picks.
+fn synthesize_closure(
+    req: &SynthRequest,
+    timing: &Timing,
+    target_ps: f64,
+) -> Result<SynthReport, Error> {
+    if let Some(lib) = &req.liberty {
+        liberty::check_liberty(lib)?;
+    }
+    tool::find_yosys()?;
+    let work = prepare_work_dir(req)?;
+    let runs: Vec<Mutex<Option<Result<SynthReport, Error>>>> =
+        closure::VARIANTS.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(closure::VARIANTS.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(variant) = closure::VARIANTS.get(i) else {
+                    break;
+                };
+                let request = SynthRequest {
+                    work_dir: work.join(CLOSURE_DIR).join(variant.name),
+                    ..req.clone()
+                };
+                let variant_timing = Timing {
+                    target_ps: Some(target_ps * variant.target_scale),
+                    closure: false,
+                    ..timing.clone()
+                };
+                let run = synthesize_once(&request, &variant_timing, variant.dc2);
+                *runs[i].lock().expect("no run panics holding it") = Some(run);
+            });
+        }
+    });
+    let reports = runs
+        .into_iter()
+        .map(|run| {
+            run.into_inner()
+                .expect("no run panics holding it")
+                .expect("every variant ran")
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let figures: Vec<(f64, f64)> = reports
+        .iter()
+        .map(|r| (r.area_um2.unwrap_or(0.0), r.delay_ps.unwrap_or(0.0)))
+        .collect();
+    let kept = closure::choose(target_ps, &figures).expect("there is a variant");
+    let tries = closure::VARIANTS
+        .iter()
+        .zip(&reports)
+        .enumerate()
+        .map(|(i, (variant, report))| ClosureTry {
+            variant: variant.name.to_string(),
+            dc2: variant.dc2,
+            abc_target_ps: target_ps * variant.target_scale,
+            area_um2: figures[i].0,
+            delay_ps: figures[i].1,
+            kept: i == kept,
+            work_dir: report
+                .script
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
+        })
+        .collect();
+    let mut report = reports.into_iter().nth(kept).expect("kept is an index");
+    for file in [NETLIST_VERILOG, NETLIST_JSON] {
+        let from = work
+            .join(CLOSURE_DIR)
+            .join(closure::VARIANTS[kept].name)
+            .join(file);
+        std::fs::copy(&from, work.join(file)).map_err(|source| Error::WorkDir {
+            path: from.clone(),
+            source,
+        })?;
+    }
+    report.target_ps = Some(target_ps);
+    report.closure = tries;
+    write_report(&work, &report)?;
+    Ok(report)
+}
+
+/// Creates the work folder, removes the outputs of an earlier run from it, and returns its
+/// canonical path.
+fn prepare_work_dir(req: &SynthRequest) -> Result<PathBuf, Error> {
+    std::fs::create_dir_all(&req.work_dir).map_err(|source| Error::WorkDir {
+        path: req.work_dir.clone(),
+        source,
+    })?;
+    let work = std::fs::canonicalize(&req.work_dir).map_err(|source| Error::WorkDir {
+        path: req.work_dir.clone(),
+        source,
+    })?;
+    for f in OUTPUTS {
+        let _ = std::fs::remove_file(work.join(f));
+    }
+    Ok(work)
+}
+
+/// Writes `report` as `report.json` in `work`.
+fn write_report(work: &Path, report: &SynthReport) -> Result<(), Error> {
+    let mut json = serde_json::to_string_pretty(report).expect("a report always serializes");
+    json.push('\n');
+    write(&work.join(REPORT_FILE), &json)
+}
+
+/// One run of the flow `timing` asks for, the timing-driven ABC script with or without `dc2`.
+fn synthesize_once(req: &SynthRequest, timing: &Timing, dc2: bool) -> Result<SynthReport, Error> {
     let files = req
         .files
         .iter()
@@ -109,14 +245,7 @@ pub fn synthesize_with(req: &SynthRequest, timing: &Timing) -> Result<SynthRepor
         liberty::check_liberty(lib)?;
     }
     tool::find_yosys()?;
-    std::fs::create_dir_all(&req.work_dir).map_err(|source| Error::WorkDir {
-        path: req.work_dir.clone(),
-        source,
-    })?;
-    let work = std::fs::canonicalize(&req.work_dir).map_err(|source| Error::WorkDir {
-        path: req.work_dir.clone(),
-        source,
-    })?;
+    let work = prepare_work_dir(req)?;
     let lib = match &req.liberty {
         Some(p) => Some(liberty::prepare(p, &work)?),
         None => None,
@@ -142,15 +271,12 @@ pub fn synthesize_with(req: &SynthRequest, timing: &Timing) -> Result<SynthRepor
         }
         (Some(l), Some(target)) => {
             write(&work.join(script::ABC_FILE), script::LIBERTY_ABC)?;
-            let abc = script::timing_abc(target);
+            let abc = script::timing_abc(target, dc2);
             write(&work.join(script::TIMING_ABC_FILE), &abc)?;
             let cone = script::static_cone(&timing.static_inputs, &l.plain);
             script::timing(&files, &req.top, &l.plain, script::TIMING_ABC_FILE, &cone)
         }
     };
-    for f in OUTPUTS {
-        let _ = std::fs::remove_file(work.join(f));
-    }
     let script_path = work.join(script::SCRIPT_FILE);
     write(&script_path, &script_text)?;
 
@@ -177,9 +303,7 @@ pub fn synthesize_with(req: &SynthRequest, timing: &Timing) -> Result<SynthRepor
         }
     }
 
-    let mut json = serde_json::to_string_pretty(&report).expect("a report always serializes");
-    json.push('\n');
-    write(&work.join(REPORT_FILE), &json)?;
+    write_report(&work, &report)?;
     Ok(report)
 }
 
@@ -316,6 +440,7 @@ fn collect(
         target_ps: None,
         static_inputs: Vec::new(),
         paths: Vec::new(),
+        closure: Vec::new(),
     };
 
     match lib {
@@ -389,6 +514,7 @@ mod tests {
         let t = |target_ps, inputs: &[&str]| Timing {
             target_ps,
             static_inputs: inputs.iter().map(|s| s.to_string()).collect(),
+            closure: false,
         };
         assert!(check_timing(&t(Some(150.0), &["cfg_i", "_a$1"]), true).is_ok());
         assert!(check_timing(&t(None, &[]), false).is_ok());
@@ -400,6 +526,14 @@ mod tests {
             (t(None, &["cfg i"]), true, "not a port name"),
             (t(None, &["1x"]), true, "not a port name"),
             (t(None, &["a;b"]), true, "not a port name"),
+            (
+                Timing {
+                    closure: true,
+                    ..t(None, &[])
+                },
+                true,
+                "closure needs a delay target",
+            ),
         ] {
             let e = check_timing(&bad, liberty).unwrap_err();
             assert!(e.to_string().contains(says), "{e}");

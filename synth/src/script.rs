@@ -106,9 +106,19 @@ pub fn timing(
         .replace("{{STATIC_CONE}}", static_cone)
 }
 
-/// Fills the timing-driven ABC script with the target in ps.
-pub fn timing_abc(target_ps: f64) -> String {
-    TIMING_ABC.replace("{{TARGET_PS}}", &format!("{target_ps}"))
+/// Fills the timing-driven ABC script with the target in ps; without `dc2` its `dc2` line is
+/// left out (a variant of timing closure, see [`crate::closure`]), the rest unchanged.
+pub fn timing_abc(target_ps: f64, dc2: bool) -> String {
+    TIMING_ABC
+        .lines()
+        .filter(|line| dc2 || line.trim() != "dc2")
+        .map(|line| {
+            format!(
+                "{}\n",
+                line.replace("{{TARGET_PS}}", &format!("{target_ps}"))
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -162,9 +172,16 @@ mod tests {
         let at: Vec<usize> = order.iter().map(|s| t.find(s).unwrap()).collect();
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
         assert_eq!(static_cone(&[], lib), "");
-        let abc = timing_abc(150.0);
+        let abc = timing_abc(150.0, true);
         assert!(abc.contains("map -D 150\ntopo\nbuffer\n") && abc.contains("upsize -D 150\n"));
         assert!(abc.contains("dnsize -D 150\n") && abc.contains("\nbuffer\n"));
-        assert_eq!(timing_abc(137.5).matches("137.5").count(), 3);
+        assert!(abc.contains("\nscorr\ndc2\ndretime\n"));
+        assert_eq!(timing_abc(137.5, true).matches("137.5").count(), 3);
+        // Without dc2: only that line goes.
+        assert_eq!(
+            timing_abc(150.0, false),
+            abc.replace("\ndc2\n", "\n"),
+            "{abc}"
+        );
     }
 }

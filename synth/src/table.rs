@@ -107,6 +107,7 @@ mod tests {
             target_ps: None,
             static_inputs: vec![],
             paths: vec![],
+            closure: vec![],
         }
     }
 

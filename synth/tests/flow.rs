@@ -420,6 +420,7 @@ fn timing_driven_flow_maps_static_logic_apart() {
     let timing = synth::Timing {
         target_ps: Some(100.0),
         static_inputs: vec!["s_i".into()],
+        closure: false,
     };
     let r = synth::synthesize_with(&req, &timing).unwrap();
     check_outputs(&r, &req);
@@ -460,8 +461,100 @@ fn a_target_needs_a_liberty() {
     let timing = synth::Timing {
         target_ps: Some(100.0),
         static_inputs: vec![],
+        closure: false,
     };
     let e = synth::synthesize_with(&req, &timing).unwrap_err();
     assert!(e.to_string().contains("needs a liberty file"), "{e}");
+    assert!(!req.work_dir.exists(), "nothing written");
+}
+
+/// A 44-bit up/down counter: ABC's `dc2` turns its increment into a ripple chain that the
+/// delay-driven mapper cannot shorten (docs/QOR.md), so the mappings of a closure run differ.
+const COUNT44: &str = "module count44 (input clk_i, input down_i, output reg [43:0] q_o);\n\
+                       \x20 always @(posedge clk_i) q_o <= down_i ? q_o - 44'd1 : q_o + 44'd1;\n\
+                       endmodule\n";
+
+#[test]
+fn closure_maps_four_ways_and_keeps_the_fastest_when_none_meets_the_target() {
+    let Some((_dir, req, lib)) = liberty_request(NANGATE45, "count44", COUNT44) else {
+        return;
+    };
+    let timing = synth::Timing {
+        target_ps: Some(300.0),
+        static_inputs: vec![],
+        closure: true,
+    };
+    let r = synth::synthesize_with(&req, &timing).unwrap();
+    assert_eq!(r.target_ps, Some(300.0));
+    let names: Vec<&str> = r.closure.iter().map(|t| t.variant.as_str()).collect();
+    assert_eq!(names, ["dc2", "dc2_tight", "no_dc2", "no_dc2_tight"]);
+    let kept: Vec<_> = r.closure.iter().filter(|t| t.kept).collect();
+    assert_eq!(kept.len(), 1, "{:?}", r.closure);
+    let kept = kept[0];
+    for t in &r.closure {
+        // Each mapping's own folder holds its script and report, for its own ABC target.
+        let abc = std::fs::read_to_string(t.work_dir.join("timing.abc")).unwrap();
+        assert_eq!(abc.lines().any(|l| l == "dc2"), t.dc2, "{abc}");
+        assert!(
+            abc.contains(&format!("map -D {}\n", t.abc_target_ps)),
+            "{abc}"
+        );
+        let own: SynthReport =
+            serde_json::from_str(&std::fs::read_to_string(t.work_dir.join("report.json")).unwrap())
+                .unwrap();
+        assert_eq!(own.target_ps, Some(t.abc_target_ps));
+        assert_eq!(
+            (own.area_um2, own.delay_ps),
+            (Some(t.area_um2), Some(t.delay_ps))
+        );
+        assert!(own.closure.is_empty());
+        // Nothing meets 300 ps, so the fastest is kept.
+        assert!(t.delay_ps > 300.0 || t.kept, "{t:?}");
+        assert!(kept.delay_ps <= t.delay_ps, "{:?}", r.closure);
+    }
+    let tight: Vec<f64> = r.closure.iter().map(|t| t.abc_target_ps).collect();
+    assert_eq!(tight, [300.0, 270.0, 300.0, 270.0]);
+    // Without dc2 the increment maps far faster: the reason closure exists.
+    let fastest = |dc2: bool| {
+        r.closure
+            .iter()
+            .filter(|t| t.dc2 == dc2)
+            .map(|t| t.delay_ps)
+            .fold(f64::INFINITY, f64::min)
+    };
+    assert!(fastest(false) * 1.3 < fastest(true), "{:?}", r.closure);
+    // The report is the kept mapping's, and its netlist is copied up to the work folder.
+    assert_eq!(
+        (r.area_um2, r.delay_ps),
+        (Some(kept.area_um2), Some(kept.delay_ps))
+    );
+    assert_eq!(r.script, kept.work_dir.join("synth.ys"));
+    for file in ["netlist.v", "netlist.json"] {
+        assert_eq!(
+            std::fs::read(req.work_dir.join(file)).unwrap(),
+            std::fs::read(kept.work_dir.join(file)).unwrap()
+        );
+    }
+    let top: SynthReport =
+        serde_json::from_str(&std::fs::read_to_string(req.work_dir.join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(top, r);
+    let sum = cells_area(&lib, &r.cells);
+    assert!((r.area_um2.unwrap() - sum).abs() < 1e-6);
+}
+
+#[test]
+fn closure_needs_a_target() {
+    let (_dir, req) = request("xor2", XOR2, None);
+    let timing = synth::Timing {
+        target_ps: None,
+        static_inputs: vec![],
+        closure: true,
+    };
+    let e = synth::synthesize_with(&req, &timing).unwrap_err();
+    assert!(
+        e.to_string().contains("closure needs a delay target"),
+        "{e}"
+    );
     assert!(!req.work_dir.exists(), "nothing written");
 }

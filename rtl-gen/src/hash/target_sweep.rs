@@ -169,7 +169,7 @@ fn run_point(plan: &TargetPlan, kind: HashKind, target: Option<f64>) -> TargetPo
         if let Some(t) = target {
             synth_command.push_str(&format!(" --target-ps {t}"));
         }
-        qor::synthesize_block_for(&dir, Some(&plan.liberty), target, &synth_command)
+        qor::synthesize_block_for(&dir, Some(&plan.liberty), target, false, &synth_command)
     })();
     match outcome {
         Ok(s) => point.synth = Some(s),
