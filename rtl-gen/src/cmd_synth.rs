@@ -89,7 +89,18 @@ pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
         });
     }
     let spinner = args.quiet.spinner();
-    spinner.set_message(format!("{}: synthesizing with Yosys", args.dir.display()));
+    let mappings = if args.closure {
+        format!(
+            " ({} mappings for --closure, as many at once as there are cores)",
+            synth::closure::VARIANTS.len()
+        )
+    } else {
+        String::new()
+    };
+    spinner.set_message(format!(
+        "{}: synthesizing with Yosys{mappings}",
+        args.dir.display()
+    ));
     let result = qor::synthesize_block_for(
         &args.dir,
         args.liberty.as_deref(),
