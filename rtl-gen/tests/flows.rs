@@ -73,14 +73,26 @@ fn fusesoc(work: &Path, roots: &[&Path], target: &str, vlnv: &str) -> Output {
 /// Runs `rtl-gen <args> --out <out> --json` and returns the block's folder and manifest.
 fn generate(out: &Path, args: &[&str]) -> (PathBuf, Value) {
     std::fs::create_dir_all(out).unwrap();
+    let folders = || -> Vec<PathBuf> {
+        std::fs::read_dir(out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect()
+    };
+    let before = folders();
     let mut all: Vec<&str> = args.to_vec();
     let out_text = out.to_str().unwrap();
     all.extend(["--out", out_text, "--json"]);
     let o = common::rtl_gen(out, &all);
     assert!(o.status.success(), "rtl-gen {args:?}: {}", printed(&o));
     let manifest: Value = serde_json::from_str(&common::stdout(&o)).expect("--json: a manifest");
-    let top = manifest["top"].as_str().unwrap().to_string();
-    (out.join(top), manifest)
+    // The folder is named after the top module, or after the system for `d2ma system`.
+    let new: Vec<PathBuf> = folders()
+        .into_iter()
+        .filter(|f| !before.contains(f))
+        .collect();
+    assert_eq!(new.len(), 1, "{new:?}");
+    (new[0].clone(), manifest)
 }
 
 /// The D²MA engine every test here generates: 2 CTAs, 2 buffers.
@@ -108,7 +120,10 @@ fn every_target_passes(args: &[&str]) {
         assert!(o.status.success(), "{top} {target}: {text}");
         assert!(!text.contains("deprecated"), "{top} {target}: {text}");
         if target.starts_with("sim") {
-            let summary = format!("{top}: {vectors} passed, 0 failed");
+            // The testbench `tb_<name>` names its summary `<name>` (the block, or the system).
+            let tb = manifest["testbench"]["top"].as_str().unwrap();
+            let name = tb.strip_prefix("tb_").unwrap();
+            let summary = format!("{name}: {vectors} passed, 0 failed");
             assert!(text.contains(&summary), "{top} {target}: {text}");
         }
         if target == "synth" {
@@ -162,6 +177,38 @@ fn every_fusesoc_target_of_a_rap_converter_passes() {
 #[test]
 fn every_fusesoc_target_of_the_d2ma_engine_passes() {
     every_target_passes(&[ENGINE, &["--global-bits", "24", "--vectors", "20"]].concat());
+}
+
+#[test]
+fn every_fusesoc_target_of_a_d2ma_system_passes() {
+    // The small system of tests/d2ma_system_cli.rs: its core lints the engine, runs the
+    // end-to-end testbench (engine, shared memory, memory model, warp) and synthesizes the engine.
+    every_target_passes(&[
+        "d2ma",
+        "system",
+        "--ctas",
+        "2",
+        "--buffers",
+        "2",
+        "--segment-bytes",
+        "32",
+        "--global-bits",
+        "24",
+        "--lanes",
+        "4",
+        "--banks",
+        "8",
+        "--depth",
+        "256",
+        "--mshrs",
+        "2",
+        "--queue-chunks",
+        "4",
+        "--vector-length",
+        "64",
+        "--map",
+        "rap",
+    ]);
 }
 
 #[test]

@@ -1074,12 +1074,17 @@ impl SystemDesign {
 
     /// Writes the system's folder `<out_dir>/<name>` atomically ([`Staging`]): the modules,
     /// the manifest `<name>.json` (its `top` is the engine, its testbench the system's), the
-    /// filelist `<name>.f` and the testbench under `tb/`. Returns its path and the manifest.
+    /// filelist `<name>.f`, the testbench under `tb/`, and the FuseSoC core `<engine>.core`
+    /// with its synthesis script ([`crate::fusesoc`]: lint, both simulators on the system's
+    /// testbench, and Yosys on the engine). Returns its path and the manifest.
     pub fn write(&self, command: &str, out_dir: &Path) -> Result<(PathBuf, Manifest), Error> {
         let name = self.name();
         Staging::check(out_dir, &name)?;
         let (files, manifest) = self.render(command);
         let staging = crate::block::stage_folder(out_dir, &name, &files, &manifest)?;
+        for (file, text) in crate::fusesoc::files(&manifest) {
+            staging.write(&file, &text)?;
+        }
         Ok((staging.commit()?, manifest))
     }
 }
