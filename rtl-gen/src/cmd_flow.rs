@@ -10,9 +10,11 @@ use std::process::ExitCode;
 #[derive(Args)]
 #[command(after_help = "\
 Generates a block of every family: the paper's 32-bank hashers (14 address bits: every kind
-fixed, every configurable kind configurable), a RAP address converter (w = 32) and the D2MA
-engine (8 CTAs x 4 buffers); co-simulates each against its golden model, synthesizes each with
-Yosys and prints one table.
+fixed, every configurable kind configurable), a RAP address converter (w = 32), the D2MA engine
+(8 CTAs x 4 buffers), a banked shared memory (16 lanes x 16 banks x 1024 words, SRAM macros),
+and the D2MA system (the engine with its data path filling an 8 x 32 x 512 shared memory behind
+the fixed 32-bank XOR, tested end to end); co-simulates each against its golden model,
+synthesizes each with Yosys (the system: its engine) and prints one table.
 
 Examples:
   rtl-gen flow

@@ -2,10 +2,12 @@
 //! co-simulated against its golden model and synthesized with Yosys, in one table. The hashers
 //! are the paper's Fermi case ([`crate::hash::flow`]: every kind fixed, every configurable kind
 //! configurable); then a RAP converter (`rtl-gen rap --w 32`), the D²MA engine
-//! (`rtl-gen d2ma engine`, 8 CTAs x 4 buffers, 128-byte segments) and the banked shared memory
-//! the hashers feed ([`shared_memory`]).
+//! (`rtl-gen d2ma engine`, 8 CTAs x 4 buffers, 128-byte segments), the banked shared memory
+//! the hashers feed ([`shared_memory`]), and the engine with its data path filling a shared
+//! memory, co-simulated end to end ([`system`]).
 
 use crate::block::{self, Block};
+use crate::d2ma::system::{System, SystemDesign};
 use crate::d2ma::{D2maDesign, Unit};
 use crate::qor::{self, BlockSynth};
 use crate::rap::RapDesign;
@@ -31,6 +33,16 @@ pub struct FlowBlock {
 }
 
 impl FlowBlock {
+    /// The flow's entry for a D²MA system: its folder holds the engine (its `top`, which
+    /// synthesis measures) and the shared memory it fills, with the end-to-end testbench.
+    fn system(design: SystemDesign) -> Self {
+        FlowBlock {
+            name: design.name(),
+            family: "d2ma",
+            write: Box::new(move |out, command| design.write(command, out).map(|(dir, _)| dir)),
+        }
+    }
+
     /// The flow's entry for `design`, its vectors drawn by `plan`.
     fn new<B: Block + 'static>(design: B, plan: B::Plan) -> Self {
         let identity = design.identity();
@@ -64,7 +76,28 @@ pub fn blocks() -> Vec<FlowBlock> {
             ..SmemPlan::default()
         },
     ));
+    out.push(FlowBlock::system(system()));
     out
+}
+
+/// The flow's D²MA system (`rtl-gen d2ma system` at the paper's size): the engine with its data
+/// path writing sgemv's vector, halo, strided and transposed tiles and SAXPY's buffers into an
+/// 8-lane x 32-bank x 512-word shared memory behind the XOR paper's fixed XOR for 32 banks, so
+/// every tile lands in the hashed layout the warp then reads.
+fn system() -> SystemDesign {
+    let s = System::PAPER;
+    let shape = Shape::new(s.lanes, s.banks, s.depth, 4)
+        .unwrap_or_else(|e| unreachable!("the flow's system memory shape is valid: {e}"));
+    let geometry = models::Geometry::new(shape.addr_bits(), u64::from(shape.banks()))
+        .unwrap_or_else(|e| unreachable!("the flow's system memory geometry is valid: {e}"));
+    let config = models::search::fixed_xor(geometry)
+        .unwrap_or_else(|| unreachable!("14 address bits leave room for the 32-bank fixed XOR"));
+    let map = MapSpec::Hash {
+        config,
+        configurable: false,
+    };
+    SystemDesign::new(s, map, 256)
+        .unwrap_or_else(|e| unreachable!("the flow's D2MA system is valid: {e}"))
 }
 
 /// Random warp accesses of the shared memory's testbench in the flow, after its directed
@@ -173,7 +206,13 @@ pub fn render(rows: &[FlowRow]) -> String {
     let width = |f: &dyn Fn(&FlowRow) -> usize, title: &str| {
         rows.iter().map(f).max().unwrap_or(0).max(title.len())
     };
-    let block_w = width(&|r| r.synth.top.len(), "block");
+    // A block's folder is named after its top module; a system's after the system.
+    let folder = |r: &FlowRow| {
+        r.dir
+            .file_name()
+            .map_or_else(|| r.synth.top.clone(), |f| f.to_string_lossy().into_owned())
+    };
+    let block_w = width(&|r| folder(r).len(), "block");
     let variant_w = width(&|r| r.synth.variant.len(), "variant");
     let line = |cells: [&str; 9]| {
         format!(
@@ -215,7 +254,7 @@ pub fn render(rows: &[FlowRow]) -> String {
         };
         out.push_str(&line([
             r.family,
-            &r.synth.top,
+            &folder(r),
             &r.synth.variant,
             &r.cosim.vectors.to_string(),
             &r.cosim.failed.to_string(),
