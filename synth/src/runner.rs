@@ -128,6 +128,7 @@ fn synthesize_closure(
     }
     tool::find_yosys()?;
     let work = prepare_work_dir(req)?;
+    let folder = |variant: &closure::Variant| work.join(CLOSURE_DIR).join(variant.name);
     let runs: Vec<Mutex<Option<Result<SynthReport, Error>>>> =
         closure::VARIANTS.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
@@ -142,7 +143,7 @@ fn synthesize_closure(
                     break;
                 };
                 let request = SynthRequest {
-                    work_dir: work.join(CLOSURE_DIR).join(variant.name),
+                    work_dir: folder(variant),
                     ..req.clone()
                 };
                 let variant_timing = Timing {
@@ -170,28 +171,21 @@ fn synthesize_closure(
     let kept = closure::choose(target_ps, &figures).expect("there is a variant");
     let tries = closure::VARIANTS
         .iter()
-        .zip(&reports)
+        .zip(&figures)
         .enumerate()
-        .map(|(i, (variant, report))| ClosureTry {
+        .map(|(i, (variant, &(area_um2, delay_ps)))| ClosureTry {
             variant: variant.name.to_string(),
             dc2: variant.dc2,
             abc_target_ps: target_ps * variant.target_scale,
-            area_um2: figures[i].0,
-            delay_ps: figures[i].1,
+            area_um2,
+            delay_ps,
             kept: i == kept,
-            work_dir: report
-                .script
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_default(),
+            work_dir: folder(variant),
         })
         .collect();
     let mut report = reports.into_iter().nth(kept).expect("kept is an index");
     for file in [NETLIST_VERILOG, NETLIST_JSON] {
-        let from = work
-            .join(CLOSURE_DIR)
-            .join(closure::VARIANTS[kept].name)
-            .join(file);
+        let from = folder(&closure::VARIANTS[kept]).join(file);
         std::fs::copy(&from, work.join(file)).map_err(|source| Error::WorkDir {
             path: from.clone(),
             source,
