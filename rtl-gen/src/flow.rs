@@ -88,15 +88,7 @@ fn system() -> SystemDesign {
     let s = System::PAPER;
     let shape = Shape::new(s.lanes, s.banks, s.depth, 4)
         .unwrap_or_else(|e| unreachable!("the flow's system memory shape is valid: {e}"));
-    let geometry = models::Geometry::new(shape.addr_bits(), u64::from(shape.banks()))
-        .unwrap_or_else(|e| unreachable!("the flow's system memory geometry is valid: {e}"));
-    let config = models::search::fixed_xor(geometry)
-        .unwrap_or_else(|| unreachable!("14 address bits leave room for the 32-bank fixed XOR"));
-    let map = MapSpec::Hash {
-        config,
-        configurable: false,
-    };
-    SystemDesign::new(s, map, 256)
+    SystemDesign::new(s, fixed_xor_map(shape), 256)
         .unwrap_or_else(|e| unreachable!("the flow's D2MA system is valid: {e}"))
 }
 
@@ -114,16 +106,26 @@ const SHARED_MEMORY_RANDOM: usize = 100;
 fn shared_memory() -> SmemDesign {
     let shape = Shape::new(16, 16, 1024, 4)
         .unwrap_or_else(|e| unreachable!("the flow's memory shape is valid: {e}"));
+    SmemDesign::new(
+        shape,
+        fixed_xor_map(shape),
+        1,
+        Some("sram_1024x32".into()),
+        32,
+    )
+    .unwrap_or_else(|e| unreachable!("the flow's shared memory is valid: {e}"))
+}
+
+/// The XOR paper's fixed XOR for `shape`'s banks and 14 address bits, as a shared memory's map.
+fn fixed_xor_map(shape: Shape) -> MapSpec {
     let geometry = models::Geometry::new(shape.addr_bits(), u64::from(shape.banks()))
         .unwrap_or_else(|e| unreachable!("the flow's memory geometry is valid: {e}"));
     let config = models::search::fixed_xor(geometry)
-        .unwrap_or_else(|| unreachable!("14 address bits leave room for the 16-bank fixed XOR"));
-    let map = MapSpec::Hash {
+        .unwrap_or_else(|| unreachable!("14 address bits leave room for the fixed XOR"));
+    MapSpec::Hash {
         config,
         configurable: false,
-    };
-    SmemDesign::new(shape, map, 1, Some("sram_1024x32".into()), 32)
-        .unwrap_or_else(|e| unreachable!("the flow's shared memory is valid: {e}"))
+    }
 }
 
 /// One block's outcome in the flow.

@@ -7,39 +7,8 @@
 
 mod common;
 
-use common::{rtl_gen, stderr, stdout};
+use common::{rtl_gen, stderr, stdout, SMALL_SYSTEM as SMALL};
 use std::path::Path;
-
-/// The small system (`System::SMALL` under RAP, 64-element vectors) as `rtl-gen` arguments,
-/// without `--out`'s value.
-const SMALL: [&str; 26] = [
-    "d2ma",
-    "system",
-    "--ctas",
-    "2",
-    "--buffers",
-    "2",
-    "--segment-bytes",
-    "32",
-    "--global-bits",
-    "24",
-    "--lanes",
-    "4",
-    "--banks",
-    "8",
-    "--depth",
-    "256",
-    "--mshrs",
-    "2",
-    "--queue-chunks",
-    "4",
-    "--vector-length",
-    "64",
-    "--map",
-    "rap",
-    "--rap-seed",
-    "1",
-];
 
 /// The folder the small system is written to.
 const NAME: &str = "d2ma_system_c2_b2_s32_g24_m2_q4_l4_b8_d256_rap_f4_v64";

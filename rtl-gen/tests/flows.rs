@@ -183,32 +183,7 @@ fn every_fusesoc_target_of_the_d2ma_engine_passes() {
 fn every_fusesoc_target_of_a_d2ma_system_passes() {
     // The small system of tests/d2ma_system_cli.rs: its core lints the engine, runs the
     // end-to-end testbench (engine, shared memory, memory model, warp) and synthesizes the engine.
-    every_target_passes(&[
-        "d2ma",
-        "system",
-        "--ctas",
-        "2",
-        "--buffers",
-        "2",
-        "--segment-bytes",
-        "32",
-        "--global-bits",
-        "24",
-        "--lanes",
-        "4",
-        "--banks",
-        "8",
-        "--depth",
-        "256",
-        "--mshrs",
-        "2",
-        "--queue-chunks",
-        "4",
-        "--vector-length",
-        "64",
-        "--map",
-        "rap",
-    ]);
+    every_target_passes(&common::SMALL_SYSTEM);
 }
 
 #[test]

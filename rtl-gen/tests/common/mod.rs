@@ -11,6 +11,37 @@ use rtl_gen::hash::HashDesign;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The small system (`System::SMALL` under RAP, 64-element vectors) as `rtl-gen` arguments,
+/// without `--out`'s value.
+pub const SMALL_SYSTEM: [&str; 26] = [
+    "d2ma",
+    "system",
+    "--ctas",
+    "2",
+    "--buffers",
+    "2",
+    "--segment-bytes",
+    "32",
+    "--global-bits",
+    "24",
+    "--lanes",
+    "4",
+    "--banks",
+    "8",
+    "--depth",
+    "256",
+    "--mshrs",
+    "2",
+    "--queue-chunks",
+    "4",
+    "--vector-length",
+    "64",
+    "--map",
+    "rap",
+    "--rap-seed",
+    "1",
+];
+
 /// The XOR paper's Fig. 5 hasher (bit-vector XOR, 14 address bits, 32 banks, k1 2, k2 8, mask
 /// 7) as `rtl-gen` arguments, without `--out`'s value: the block most CLI tests generate.
 pub const FIG5_HASH: [&str; 14] = [
