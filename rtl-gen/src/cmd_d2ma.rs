@@ -4,7 +4,7 @@ use clap::{Args, ValueEnum};
 use models::config::parse_u64;
 use models::d2ma::BufferEntry;
 use models::smem::Shape;
-use rtl_gen::d2ma::system::{System, SystemDesign};
+use rtl_gen::d2ma::system::{System, SystemDesign, DEFAULT_VECTOR_LENGTH};
 use rtl_gen::d2ma::vectors::D2maPlan;
 use rtl_gen::d2ma::{D2maDesign, Storage, Unit};
 use rtl_gen::limits;
@@ -332,7 +332,7 @@ fn system(args: &D2maArgs, command: &str) -> Result<ExitCode, Error> {
     };
     let shape = Shape::new(s.lanes, s.banks, s.depth, 4)?;
     let map = args.map.spec(shape)?;
-    let design = SystemDesign::new(s, map, args.vector_length.unwrap_or(256))?;
+    let design = SystemDesign::new(s, map, args.vector_length.unwrap_or(DEFAULT_VECTOR_LENGTH))?;
     let (dir, manifest) = design.write(command, &args.out)?;
     if args.json {
         print!("{}", manifest.to_json());

@@ -7,7 +7,7 @@
 //! memory, co-simulated end to end ([`system`]).
 
 use crate::block::{self, Block};
-use crate::d2ma::system::{System, SystemDesign};
+use crate::d2ma::system::{System, SystemDesign, DEFAULT_VECTOR_LENGTH};
 use crate::d2ma::{D2maDesign, Unit};
 use crate::qor::{self, BlockSynth};
 use crate::rap::RapDesign;
@@ -88,7 +88,7 @@ fn system() -> SystemDesign {
     let s = System::PAPER;
     let shape = Shape::new(s.lanes, s.banks, s.depth, 4)
         .unwrap_or_else(|e| unreachable!("the flow's system memory shape is valid: {e}"));
-    SystemDesign::new(s, fixed_xor_map(shape), 256)
+    SystemDesign::new(s, fixed_xor_map(shape), DEFAULT_VECTOR_LENGTH)
         .unwrap_or_else(|e| unreachable!("the flow's D2MA system is valid: {e}"))
 }
 

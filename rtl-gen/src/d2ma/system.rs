@@ -776,6 +776,10 @@ pub fn engine_modules(
 /// The most elements [`SystemDesign::new`] takes for sgemv's vector and SAXPY's x and y.
 pub const MAX_VECTOR_LENGTH: u32 = 1024;
 
+/// The elements of sgemv's vector and SAXPY's x and y unless asked otherwise (the folder's
+/// name then has no `_v<length>`).
+pub const DEFAULT_VECTOR_LENGTH: u32 = 256;
+
 /// A system to generate, validated ([`SystemDesign::new`]): its sizes, the shared memory the
 /// engine writes into, and the length of the vectors its phases move.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -902,7 +906,7 @@ impl SystemDesign {
 
     /// The folder's name: the engine's (`d2ma_system_c<ctas>_b<buffers>...`), `_m<MSHRs>`,
     /// `_q<chunks>`, the shared memory's without its `smem` (`_l<lanes>_b<banks>_d<depth>`, the
-    /// map, `_f<lanes>`), and `_v<length>` for vectors other than 256 elements.
+    /// map, `_f<lanes>`), and `_v<length>` for vectors other than [`DEFAULT_VECTOR_LENGTH`] elements.
     pub fn name(&self) -> String {
         let s = &self.system;
         let engine = s.design().name().replacen("d2ma_engine", "d2ma_system", 1);
@@ -913,7 +917,7 @@ impl SystemDesign {
             s.chunks,
             smem.strip_prefix("smem").unwrap_or(&smem)
         );
-        if self.vector_length != 256 {
+        if u32::from(self.vector_length) != DEFAULT_VECTOR_LENGTH {
             name.push_str(&format!("_v{}", self.vector_length));
         }
         name
