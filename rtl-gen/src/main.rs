@@ -49,7 +49,8 @@ enum Command {
     Hash(cmd_hash::HashArgs),
     /// Build and run a generated block's self-checking testbench.
     Cosim(cmd_cosim::CosimArgs),
-    /// The main job: hashers, a RAP converter and the D2MA engine generated, co-simulated, synthesized.
+    /// The main job: hashers, a RAP converter, the D2MA engine, a shared memory and the D2MA
+    /// system generated, co-simulated, synthesized.
     Flow(cmd_flow::FlowArgs),
     /// Generate a block of the D2MA engine (agen, controller, raw-check, engine), or the engine
     /// with its data path, a shared memory and an end-to-end testbench (system).
