@@ -6,7 +6,8 @@ Usage (from the repository root):
   python3 rtl-gen/benches/rap_congestion/compare.py [--trials 100000] [--loop-trials 100000]
       [--repeat 1]
 
-Builds rtl-gen in release mode, installs numpy with pip if it is missing, then runs
+Builds rtl-gen in release mode (when the running Python has no NumPy, first installs the pinned
+NumPy into the project's .venv/ and runs again under it), then runs
   1. rtl-gen congestion (all threads; RAYON_NUM_THREADS is honoured),
   2. rtl-gen congestion with RAYON_NUM_THREADS=1,
   3. numpy_table2.py --mode batch (vectorised over batches of trials, written for speed),
@@ -31,6 +32,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+VENV = os.path.join(ROOT, ".venv")
+VENV_PYTHON = os.path.join(VENV, "bin", "python")
+# The NumPy the recorded runs used (docs/BENCHMARKS.md), installed when the running Python has
+# none.
+NUMPY_PIN = "numpy==2.4.6"
 
 
 def children_cpu():
@@ -47,6 +53,33 @@ def timed(cmd, env=None):
     return out.stdout + out.stderr, wall, cpu
 
 
+def import_numpy():
+    """NumPy, from this Python if it has it; otherwise NumPy (NUMPY_PIN) is installed into the
+    project's virtual environment (.venv/, made by scripts/setup.sh) and this script runs again
+    under it, so that no system Python (which Debian does not let pip change) is touched."""
+    try:
+        import numpy
+
+        return numpy
+    except ImportError:
+        pass
+    # A virtual environment's python is a link to the base interpreter: compare the prefixes.
+    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
+        sys.exit(f"compare.py: NumPy is missing from {VENV_PYTHON} after installing it")
+    if not os.path.exists(VENV_PYTHON):
+        sys.exit(
+            "compare.py: this Python has no NumPy and .venv/ does not exist: run "
+            "scripts/setup.sh first (it creates .venv/), or run this script with a Python "
+            "that has NumPy"
+        )
+    print(f"compare.py: installing {NUMPY_PIN} into .venv/", file=sys.stderr)
+    subprocess.run(
+        [VENV_PYTHON, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", NUMPY_PIN],
+        check=True,
+    )
+    os.execv(VENV_PYTHON, [VENV_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--trials", type=int, default=100_000)
@@ -56,12 +89,8 @@ def main():
     args = ap.parse_args()
     loop_trials = args.loop_trials or args.trials
 
+    numpy = import_numpy()
     subprocess.run(["cargo", "build", "--release", "-p", "rtl-gen"], cwd=ROOT, check=True)
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "numpy"], check=True)
-    import numpy
 
     rtl_gen = os.path.join(ROOT, "target", "release", "rtl-gen")
     common = ["--trials", str(args.trials), "--seed", str(args.seed)]
