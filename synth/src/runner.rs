@@ -1,8 +1,8 @@
 //! Running Yosys on a request and turning its reports into a [`SynthReport`].
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+
+use rayon::prelude::*;
 
 use crate::closure::{self, ClosureTry};
 use crate::error::Error;
@@ -116,8 +116,8 @@ pub fn synthesize_with(req: &SynthRequest, timing: &Timing) -> Result<SynthRepor
     }
 }
 
-/// The timing-driven flow mapped with every [`closure::VARIANTS`] entry, two or more at once
-/// where the machine has the cores, keeping the mapping [`closure::choose`] picks.
+/// The timing-driven flow mapped with every [`closure::VARIANTS`] entry, as many at once as
+/// rayon's pool has threads (one per core), keeping the mapping [`closure::choose`] picks.
 fn synthesize_closure(
     req: &SynthRequest,
     timing: &Timing,
@@ -129,40 +129,22 @@ fn synthesize_closure(
     tool::find_yosys()?;
     let work = prepare_work_dir(req)?;
     let folder = |variant: &closure::Variant| work.join(CLOSURE_DIR).join(variant.name);
-    let runs: Vec<Mutex<Option<Result<SynthReport, Error>>>> =
-        closure::VARIANTS.iter().map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(closure::VARIANTS.len());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(variant) = closure::VARIANTS.get(i) else {
-                    break;
-                };
-                let request = SynthRequest {
-                    work_dir: folder(variant),
-                    ..req.clone()
-                };
-                let variant_timing = Timing {
-                    target_ps: Some(target_ps * variant.target_scale),
-                    closure: false,
-                    ..timing.clone()
-                };
-                let run = synthesize_once(&request, &variant_timing, variant.dc2);
-                *runs[i].lock().expect("no run panics holding it") = Some(run);
-            });
-        }
-    });
-    let reports = runs
-        .into_iter()
-        .map(|run| {
-            run.into_inner()
-                .expect("no run panics holding it")
-                .expect("every variant ran")
+    let reports = closure::VARIANTS
+        .par_iter()
+        .map(|variant| {
+            let request = SynthRequest {
+                work_dir: folder(variant),
+                ..req.clone()
+            };
+            let variant_timing = Timing {
+                target_ps: Some(target_ps * variant.target_scale),
+                closure: false,
+                ..timing.clone()
+            };
+            synthesize_once(&request, &variant_timing, variant.dc2)
         })
+        .collect::<Vec<_>>()
+        .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
     let figures: Vec<(f64, f64)> = reports
         .iter()
