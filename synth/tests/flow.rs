@@ -455,17 +455,23 @@ fn timing_driven_flow_maps_static_logic_apart() {
     assert!((r.area_um2.unwrap() - sum).abs() < 1e-6);
 }
 
+/// `timing` on a request without a liberty file is refused with an error that says `says`,
+/// before anything is written.
+fn refused_before_writing(timing: synth::Timing, says: &str) {
+    let (_dir, req) = request("xor2", XOR2, None);
+    let e = synth::synthesize_with(&req, &timing).unwrap_err();
+    assert!(e.to_string().contains(says), "{e}");
+    assert!(!req.work_dir.exists(), "nothing written");
+}
+
 #[test]
 fn a_target_needs_a_liberty() {
-    let (_dir, req) = request("xor2", XOR2, None);
     let timing = synth::Timing {
         target_ps: Some(100.0),
         static_inputs: vec![],
         closure: false,
     };
-    let e = synth::synthesize_with(&req, &timing).unwrap_err();
-    assert!(e.to_string().contains("needs a liberty file"), "{e}");
-    assert!(!req.work_dir.exists(), "nothing written");
+    refused_before_writing(timing, "needs a liberty file");
 }
 
 /// A 44-bit up/down counter: ABC's `dc2` turns its increment into a ripple chain that the
@@ -545,16 +551,10 @@ fn closure_maps_four_ways_and_keeps_the_fastest_when_none_meets_the_target() {
 
 #[test]
 fn closure_needs_a_target() {
-    let (_dir, req) = request("xor2", XOR2, None);
     let timing = synth::Timing {
         target_ps: None,
         static_inputs: vec![],
         closure: true,
     };
-    let e = synth::synthesize_with(&req, &timing).unwrap_err();
-    assert!(
-        e.to_string().contains("closure needs a delay target"),
-        "{e}"
-    );
-    assert!(!req.work_dir.exists(), "nothing written");
+    refused_before_writing(timing, "closure needs a delay target");
 }
