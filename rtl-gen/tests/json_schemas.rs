@@ -156,16 +156,19 @@ fn cosim_synth_and_flow_documents() {
         let synth = run_json(d, &["synth", block, "--liberty", lib, "--json"]);
         assert!(synth["hasher_paths"].is_object(), "{synth:#}");
         assert_schema("synth.schema.json", &synth);
-        let closure = [
-            block,
-            "--liberty",
-            lib,
-            "--target-ps",
-            "100",
-            "--closure",
-            "--json",
-        ];
-        let synth = run_json(d, &[&["synth"][..], &closure].concat());
+        let synth = run_json(
+            d,
+            &[
+                "synth",
+                block,
+                "--liberty",
+                lib,
+                "--target-ps",
+                "100",
+                "--closure",
+                "--json",
+            ],
+        );
         assert_eq!(synth["report"]["closure"].as_array().map(Vec::len), Some(4));
         assert_schema("synth.schema.json", &synth);
     }
