@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what rtl-gen needs and is missing (Yosys, Verilator, Icarus Verilog, ccache, make,
-# Ninja, Python's venv from Debian), then the pinned Python flow tools (FuseSoC, edalize, PeakRDL:
+# Ninja, Python's venv, OpenSTA, qflow, the RISC-V GCC and picolibc for Vortex's kernels, z3 and
+# Boolector for yosys-smtbmc, from Debian), then the pinned Python flow tools (FuseSoC, edalize, PeakRDL:
 # scripts/python-requirements.txt) into the virtual environment .venv/. Safe to run again: it
 # installs nothing that is present.
 set -euo pipefail
@@ -14,6 +15,15 @@ python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 # make and ninja run the job files `rtl-gen sweep hash --emit make|ninja` writes (and its test).
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
+# Static timing (OpenSTA's `sta`) and place and route (qflow with its OSU technologies).
+command -v sta >/dev/null 2>&1 || missing+=(opensta)
+command -v qflow >/dev/null 2>&1 || missing+=(qflow)
+# Vortex's kernels: the RISC-V GCC and picolibc (Debian has no RISC-V newlib).
+command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || missing+=(gcc-riscv64-unknown-elf)
+[ -d /usr/lib/picolibc/riscv64-unknown-elf ] || missing+=(picolibc-riscv64-unknown-elf)
+# SMT solvers for yosys-smtbmc (formal properties).
+command -v z3 >/dev/null 2>&1 || missing+=(z3)
+command -v boolector >/dev/null 2>&1 || missing+=(boolector)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]} with apt-get" >&2
   sudo=""
@@ -21,7 +31,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-for tool in yosys verilator iverilog make ninja; do
+for tool in yosys verilator iverilog make ninja sta qflow riscv64-unknown-elf-gcc z3 boolector; do
   command -v "$tool" >/dev/null 2>&1 || { echo "setup: $tool is still missing" >&2; exit 1; }
 done
 
