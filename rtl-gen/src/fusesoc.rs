@@ -8,7 +8,8 @@
 //! - `default`: Verilator lint. A core that depends on this one gets the `default` target's
 //!   filesets, so it holds the RTL and nothing else;
 //! - `lint`: Verilator `--lint-only -Wall`;
-//! - `sim_icarus` and `sim_verilator`: the self-checking testbench, which ends with `$fatal` on
+//! - `sim` (Verilator, what `fusesoc run --target sim` finds, as FuseSoC users expect),
+//!   `sim_icarus` and `sim_verilator`: the self-checking testbench, which ends with `$fatal` on
 //!   a mismatch or a vector file that does not load, so the run fails;
 //! - `synth`: Yosys' generic gates (`synth`, `check -assert`, `stat`), as `rtl-gen synth` without
 //!   a liberty file.
@@ -132,6 +133,13 @@ pub fn core(manifest: &Manifest) -> String {
         String::new(),
     ]);
     lines.extend(lint_targets(top));
+    let verilator = [
+        "tool: verilator",
+        "mode: binary",
+        "verilator_options: [-Wall, --timing]",
+    ];
+    // `sim` is the name FuseSoC users type; it runs Verilator, as `sim_verilator` does.
+    lines.extend(target("sim", "rtl, tb", "sim", &verilator, &tb.top));
     lines.extend(target(
         "sim_icarus",
         "rtl, tb",
@@ -143,11 +151,7 @@ pub fn core(manifest: &Manifest) -> String {
         "sim_verilator",
         "rtl, tb",
         "sim",
-        &[
-            "tool: verilator",
-            "mode: binary",
-            "verilator_options: [-Wall, --timing]",
-        ],
+        &verilator,
         &tb.top,
     ));
     // edalize's yosys tool insists on an `arch`; the script runs Yosys' generic `synth`.
