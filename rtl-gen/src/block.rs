@@ -480,6 +480,48 @@ pub fn with_timescale(verilog: &str) -> String {
     format!("{comment}{}\n{module}", testbenches::TIMESCALE)
 }
 
+/// A written block folder and its manifest: what a generator command reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    /// The folder `<out>/<name>`.
+    pub dir: PathBuf,
+    /// Its manifest.
+    pub manifest: Manifest,
+}
+
+impl Written {
+    /// `<dir>: <summary>, <N> testbench vectors (<coverage>)`: the one line a generator
+    /// command prints.
+    pub fn line(&self) -> String {
+        let m = &self.manifest;
+        format!(
+            "{}: {}, {} testbench vectors ({})",
+            self.dir.display(),
+            m.summary,
+            m.testbench.vectors,
+            m.testbench.coverage
+        )
+    }
+}
+
+/// What every generator command (`hash`, `rap`, `d2ma`, `smem`) does with its block: checks
+/// that its folder `<out_dir>/<name>` may be written before any vector is drawn, renders it
+/// ([`render`]) and writes it atomically.
+pub fn generate<B: Block>(
+    block: &B,
+    plan: &B::Plan,
+    command: &str,
+    out_dir: &Path,
+) -> Result<Written, Error> {
+    Staging::check(out_dir, &block.identity().name)?;
+    let rendered = render(block, plan, command);
+    let dir = rendered.write(out_dir)?;
+    Ok(Written {
+        dir,
+        manifest: rendered.manifest,
+    })
+}
+
 /// Renders `block` ([`render`]) and writes its folder `<out_dir>/<name>` atomically; returns
 /// its path.
 pub fn write<B: Block>(

@@ -1,8 +1,9 @@
 //! `rtl-gen cuda`: CUDA/C headers with the software form of a bank hash or a RAW/RAS/RAP layout.
 
-use crate::cmd_hash::ConfigFlags;
+use crate::cli::hash_config::ConfigFlags;
 use clap::{Args, Subcommand, ValueEnum};
 use models::rap::{Permutation, ShiftLayout};
+use models::swizzle::{Tile, TileShape};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rtl_gen::hash::HashDesign;
@@ -33,7 +34,7 @@ enum What {
     /// A RAW, RAS or RAP layout of a w x w matrix: `<name>_shift(row)`, `<name>_index(row, col)`.
     Layout(LayoutHeaderArgs),
     /// A CuTe, TMA, Triton or matrix swizzle of a tile: `<name>_offset(x)`, `<name>_index(row, col)`.
-    Swizzle(crate::cmd_swizzle::HeaderArgs),
+    Swizzle(SwizzleHeaderArgs),
 }
 
 /// Arguments of `rtl-gen cuda hash`.
@@ -44,6 +45,26 @@ struct HashHeaderArgs {
     /// Prefix of the functions [default: the hasher's module name, e.g. hash_bvxor_n14_b32].
     #[arg(long)]
     name: Option<String>,
+    /// Write the header here instead of printing it.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Arguments of `rtl-gen cuda swizzle`.
+#[derive(Args)]
+struct SwizzleHeaderArgs {
+    /// The layout, as `rtl-gen swizzle` takes it (see `rtl-gen swizzle --help`).
+    #[arg(long)]
+    layout: String,
+    /// Bytes per element.
+    #[arg(long, default_value = "2", value_parser = crate::cli::named::<u32>(crate::cli::ELEM_BYTES))]
+    elem_bytes: u32,
+    /// The tile, ROWSxCOLS elements.
+    #[arg(long, default_value = "64x64")]
+    tile: TileShape,
+    /// Prefix of the functions.
+    #[arg(long, default_value = "swizzle")]
+    name: String,
     /// Write the header here instead of printing it.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -85,6 +106,14 @@ struct LayoutHeaderArgs {
     /// Write the header here instead of printing it.
     #[arg(long)]
     out: Option<PathBuf>,
+}
+
+fn bad(flag: &'static str, value: impl Into<String>, message: impl Into<String>) -> Error {
+    Error::BadFlag {
+        flag,
+        value: value.into(),
+        message: message.into(),
+    }
 }
 
 fn check_name(name: &str) -> Result<(), Error> {
@@ -190,9 +219,12 @@ pub fn run(args: CudaArgs, command: &str) -> Result<ExitCode, Error> {
             emit(&cuda::hash_header(config, &name, command)?, a.out.as_ref())
         }
         What::Swizzle(a) => {
-            let (text, out, name) = crate::cmd_swizzle::header_text(&a, command)?;
-            check_name(&name)?;
-            emit(&text, out.as_ref())
+            check_name(&a.name)?;
+            let tile = Tile::new(a.tile, a.elem_bytes)
+                .map_err(|m| bad("--tile", a.tile.to_string(), m))?;
+            let (_, map) = rtl_gen::swizzle::parse_layout(&a.layout, &tile)?;
+            let text = rtl_gen::swizzle::header::swizzle_header(&map, &tile, &a.name, command);
+            emit(&text, a.out.as_ref())
         }
         What::Layout(a) => {
             let layout = a.layout()?;

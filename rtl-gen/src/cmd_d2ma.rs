@@ -94,7 +94,7 @@ pub struct D2maArgs {
     #[arg(long, value_name = "N")]
     vector_length: Option<u32>,
     #[command(flatten)]
-    map: crate::cmd_smem::MapArgs,
+    map: rtl_gen::smem::MapRequest,
     /// An extra directed transfer for the AGEN's testbench (see below); repeatable.
     #[arg(long)]
     transfer: Vec<String>,
@@ -296,7 +296,8 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
         random: args.vectors,
         transfers,
     };
-    crate::write_block(&design, &plan, command, &args.out, args.json)?;
+    let written = rtl_gen::block::generate(&design, &plan, command, &args.out)?;
+    crate::cli::print_written(&written, args.json);
     if args.report {
         report(&design, &plan);
     }
@@ -334,11 +335,7 @@ fn system(args: &D2maArgs, command: &str) -> Result<ExitCode, Error> {
     let map = args.map.spec(shape)?;
     let design = SystemDesign::new(s, map, args.vector_length.unwrap_or(DEFAULT_VECTOR_LENGTH))?;
     let (dir, manifest) = design.write(command, &args.out)?;
-    if args.json {
-        print!("{}", manifest.to_json());
-    } else {
-        println!("{}", crate::written_line(&dir, &manifest));
-    }
+    crate::cli::print_written(&rtl_gen::block::Written { dir, manifest }, args.json);
     Ok(ExitCode::SUCCESS)
 }
 

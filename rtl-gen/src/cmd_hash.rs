@@ -1,8 +1,6 @@
 //! `rtl-gen hash`: generate a bank hasher block.
 
 use clap::{Args, ValueEnum};
-use models::config::{parse_u64, RowMask};
-use models::{HashConfigObject, HashKind};
 use rtl_gen::hash::logic::OffsetSelect;
 use rtl_gen::hash::vectors::VectorPlan;
 use rtl_gen::hash::HashDesign;
@@ -30,7 +28,7 @@ Examples:
   rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --pipeline")]
 pub struct HashArgs {
     #[command(flatten)]
-    flags: ConfigFlags,
+    flags: crate::cli::hash_config::ConfigFlags,
     /// Take the configuration at run time on cfg_i instead of baking it in.
     #[arg(long)]
     configurable: bool,
@@ -81,134 +79,11 @@ impl From<Offsets> for OffsetSelect {
     }
 }
 
-/// The flags that name a hash configuration, shared by `rtl-gen hash` and `rtl-gen cuda hash`.
-#[derive(Args)]
-pub struct ConfigFlags {
-    /// Hash family.
-    #[arg(long, required_unless_present = "config", value_parser = crate::cli::named::<HashKind>(HashKind::ALL.map(HashKind::name)))]
-    kind: Option<HashKind>,
-    /// Word-address bits n (1 to 64).
-    #[arg(long, required_unless_present = "config")]
-    addr_bits: Option<u32>,
-    /// Number of banks: a power of two from 2 to 65536, at most 2^n.
-    #[arg(long, required_unless_present = "config")]
-    banks: Option<u64>,
-    /// bitvector-perm: offset of the bit-vector (0 to n - m).
-    #[arg(long)]
-    k: Option<u32>,
-    /// bitvector-xor: offset of the first bit-vector (0 to n - m).
-    #[arg(long)]
-    k1: Option<u32>,
-    /// bitvector-xor: offset of the masked second bit-vector (0 to n - 1).
-    #[arg(long)]
-    k2: Option<u32>,
-    /// bitvector-xor: mask of the second vector (m bits; decimal, 0x or 0b).
-    #[arg(long)]
-    mask: Option<String>,
-    /// bitwise-perm: the address bit of each bank bit, bank bit 0 first.
-    #[arg(long, value_delimiter = ',')]
-    bits: Option<Vec<u32>>,
-    /// bitwise-xor: a:b address-bit pairs, bank bit 0 first (a:a is the single bit a).
-    #[arg(long, value_delimiter = ',')]
-    pairs: Option<Vec<String>>,
-    /// xor-matrix: one n-bit mask per bank bit, bank bit 0 first (decimal, 0x or 0b).
-    #[arg(long, value_delimiter = ',')]
-    rows: Option<Vec<String>>,
-    /// A JSON configuration object, or a block manifest (its "configuration" is used), instead of the flags.
-    #[arg(long, conflicts_with_all = ["kind", "addr_bits", "banks", "k", "k1", "k2", "mask", "bits", "pairs", "rows"])]
-    config: Option<PathBuf>,
-}
-
 fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
     Error::BadFlag {
         flag,
         value: value.into(),
         message: message.into(),
-    }
-}
-
-/// The configuration object in `path`: the object itself, or a block manifest (its
-/// `configuration`).
-pub fn read_config_file(path: &std::path::Path) -> Result<HashConfigObject, Error> {
-    let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
-    let config_error = |e: rtl_gen::json_input::JsonError| Error::ConfigFile {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    };
-    let value = rtl_gen::json_input::parse_value(&text).map_err(config_error)?;
-    // A block's manifest carries the configuration object under "configuration".
-    let mut key = None;
-    if value.get("generator").is_some() {
-        match value.get("family").and_then(serde_json::Value::as_str) {
-            Some("hash") | None => {}
-            Some(family) => {
-                return Err(Error::ConfigFile {
-                    path: path.to_path_buf(),
-                    message: format!(
-                        "the manifest of a {family} block: --config takes a hash \
-                         configuration object or a hash block's manifest"
-                    ),
-                })
-            }
-        }
-        if value.get("configuration").is_some() {
-            key = Some("configuration");
-        }
-    }
-    rtl_gen::json_input::parse(&text, key).map_err(config_error)
-}
-
-impl ConfigFlags {
-    /// The configuration object the flags or the `--config` file describe.
-    pub fn object(&self) -> Result<HashConfigObject, Error> {
-        if let Some(path) = &self.config {
-            return read_config_file(path);
-        }
-        let (Some(kind), Some(addr_bits), Some(banks)) = (self.kind, self.addr_bits, self.banks)
-        else {
-            unreachable!("clap requires --kind, --addr-bits and --banks without --config")
-        };
-        let mut object = HashConfigObject::new(kind, addr_bits, banks);
-        object.k = self.k;
-        object.k1 = self.k1;
-        object.k2 = self.k2;
-        object.mask = self
-            .mask
-            .as_deref()
-            .map(|m| parse_u64(m).map_err(|e| bad("--mask", m, e)))
-            .transpose()?;
-        object.bits = self.bits.clone();
-        object.pairs = self
-            .pairs
-            .as_ref()
-            .map(|pairs| {
-                pairs
-                    .iter()
-                    .map(|p| {
-                        let parsed = p.split_once(':').and_then(|(a, b)| {
-                            Some([a.trim().parse().ok()?, b.trim().parse().ok()?])
-                        });
-                        parsed.ok_or_else(|| {
-                            bad(
-                                "--pairs",
-                                p,
-                                "expected a:b with two address-bit numbers, e.g. 0:5",
-                            )
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .transpose()?;
-        object.rows = self
-            .rows
-            .as_ref()
-            .map(|rows| {
-                rows.iter()
-                    .map(|r| parse_u64(r).map(RowMask).map_err(|e| bad("--rows", r, e)))
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .transpose()?;
-        Ok(object)
     }
 }
 
@@ -244,6 +119,7 @@ pub fn run(args: HashArgs, command: &str) -> Result<ExitCode, Error> {
         vectors: args.vectors.max(1),
         configs: args.configs.max(1),
     };
-    crate::write_block(&design, &plan, command, &args.out, args.json)?;
+    let written = rtl_gen::block::generate(&design, &plan, command, &args.out)?;
+    crate::cli::print_written(&written, args.json);
     Ok(ExitCode::SUCCESS)
 }

@@ -215,6 +215,7 @@ pub fn run(args: RapArgs, command: &str) -> Result<ExitCode, Error> {
         seed: args.seed,
         vectors: args.vectors.max(1),
     };
-    crate::write_block(&design, &plan, command, &args.out, args.json)?;
+    let written = rtl_gen::block::generate(&design, &plan, command, &args.out)?;
+    crate::cli::print_written(&written, args.json);
     Ok(ExitCode::SUCCESS)
 }

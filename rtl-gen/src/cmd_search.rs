@@ -3,10 +3,9 @@
 
 use crate::cli::{named_or_all, OrAll};
 use clap::Args;
-use models::search::{plan, search, Heuristic, Report, Trace};
+use models::search::{plan, Heuristic, Report, Trace};
 use models::{Geometry, HashKind};
-use rtl_gen::hash::search_report;
-use rtl_gen::limits;
+use rtl_gen::hash::{search, search_report};
 use rtl_gen::output::Staging;
 use rtl_gen::Error;
 use std::path::{Path, PathBuf};
@@ -77,68 +76,6 @@ fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
     }
 }
 
-/// Reads and parses one trace; every refusal names the file and, where there is one, the line.
-pub fn read_trace(path: &Path, addr_bits: u32, warp_size: usize) -> Result<Trace, Error> {
-    let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
-    Trace::parse(&text, addr_bits, warp_size).map_err(|source| Error::Trace {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// The command-line flag a too-large search is blamed on, with its value, and what the user
-/// can change: `rtl-gen search` sets the address bits itself (`--addr-bits`), `rtl-gen smem`
-/// through `--depth` and `--banks`.
-pub struct SearchSizeFlag<'a> {
-    /// The flag named in the refusal.
-    pub flag: &'static str,
-    /// Its value.
-    pub value: String,
-    /// What to restrict or lower, ending the refusal.
-    pub remedy: &'a str,
-}
-
-/// Refuses, before any search runs, a search whose estimated work
-/// ([`limits::search_work`]) is above [`limits::MAX_SEARCH_WORK`], naming `blame`'s flag, the
-/// costliest family and heuristic and what to change.
-pub fn check_search_space(
-    traces: &[(String, Trace)],
-    geometry: Geometry,
-    plan: &[(HashKind, Heuristic)],
-    blame: &SearchSizeFlag<'_>,
-) -> Result<(), Error> {
-    let (n, m) = (geometry.addr_bits(), geometry.bank_bits());
-    let addresses: u64 = traces
-        .iter()
-        .map(|(_, t)| {
-            models::search::Workload::new(geometry, t)
-                .sets()
-                .iter()
-                .map(|s| s.addresses.len() as u64)
-                .sum::<u64>()
-        })
-        .fold(0, u64::saturating_add);
-    let work = |&(k, h): &(HashKind, Heuristic)| limits::search_work(k, h, n, m, addresses);
-    let total = plan.iter().map(work).fold(0, u64::saturating_add);
-    if total <= limits::MAX_SEARCH_WORK {
-        return Ok(());
-    }
-    let costliest = plan.iter().max_by_key(|p| work(p)).copied();
-    let (kind, heuristic) = costliest.unwrap_or_else(|| unreachable!("a plan is never empty"));
-    Err(bad(
-        blame.flag,
-        &blame.value,
-        format!(
-            "the search space is too large: about {total} address evaluations at {n} address bits \
-             and {} banks over {addresses} trace addresses, at most {} (about a minute); the \
-             costliest is {kind} {heuristic}: {} (docs/LIMITS.md)",
-            geometry.banks(),
-            limits::MAX_SEARCH_WORK,
-            blame.remedy
-        ),
-    ))
-}
-
 /// Runs `rtl-gen search`.
 pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     args.output.apply();
@@ -152,18 +89,15 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
         .trace
         .iter()
         .map(|p| {
-            let name = p.file_stem().map_or_else(
-                || p.display().to_string(),
-                |s| s.to_string_lossy().into_owned(),
-            );
-            read_trace(p, args.addr_bits, args.warp_size).map(|t| (name, t))
+            rtl_gen::trace::read(p, args.addr_bits, args.warp_size)
+                .map(|t| (rtl_gen::trace::name(p), t))
         })
         .collect::<Result<_, _>>()?;
-    check_search_space(
+    search::check_space(
         &traces,
         geometry,
         &plan,
-        &SearchSizeFlag {
+        &search::SearchSizeFlag {
             flag: "--addr-bits",
             value: args.addr_bits.to_string(),
             remedy: "restrict --kind or --heuristic, or lower --addr-bits or --banks",
@@ -201,7 +135,7 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
             "{name}: searching ({} families x heuristics)",
             plan.len()
         ));
-        let report = search(trace, geometry, &plan);
+        let report = models::search::search(trace, geometry, &plan);
         spinner.finish_and_clear();
         let staging = Staging::folder(parent, folder)?;
         for (file, contents) in search_report::files(name, trace, &report) {

@@ -3,11 +3,10 @@
 //! layout with the fewest wavefronts, or proves that no XOR layout is conflict-free.
 
 use clap::{Args, Subcommand, ValueEnum};
-use models::search::Trace;
 use models::swizzle::export::{hash_config, Family};
 use models::swizzle::search::best_layout;
 use models::swizzle::wavefront::set_cost;
-use models::swizzle::{AccessKind, AccessSet, AddressMap, Layout, Tile, TileShape};
+use models::swizzle::{AccessKind, AccessSet, AddressMap, Tile, TileShape};
 use models::HashConfigObject;
 use rtl_gen::output::Staging;
 use rtl_gen::swizzle::{self as report, header, picture};
@@ -52,39 +51,6 @@ enum What {
     Best(BestArgs),
 }
 
-/// Bytes per element.
-#[derive(Clone, Copy, ValueEnum)]
-enum ElemBytes {
-    #[value(name = "1")]
-    B1,
-    #[value(name = "2")]
-    B2,
-    #[value(name = "4")]
-    B4,
-    #[value(name = "8")]
-    B8,
-    #[value(name = "16")]
-    B16,
-}
-
-/// The number a byte-count enumeration stands for: its value name.
-fn bytes(v: impl ValueEnum) -> u32 {
-    v.to_possible_value()
-        .and_then(|p| p.get_name().parse().ok())
-        .unwrap_or_else(|| unreachable!("every byte count is named by its number"))
-}
-
-/// Bytes each thread moves.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum VecBytes {
-    #[value(name = "4")]
-    B4,
-    #[value(name = "8")]
-    B8,
-    #[value(name = "16")]
-    B16,
-}
-
 /// How the tile is walked.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum AccessArg {
@@ -113,8 +79,8 @@ enum Prefer {
 #[derive(Args)]
 struct TileArgs {
     /// Bytes per element.
-    #[arg(long, value_enum, default_value = "2")]
-    elem_bytes: ElemBytes,
+    #[arg(long, default_value = "2", value_parser = crate::cli::named::<u32>(crate::cli::ELEM_BYTES))]
+    elem_bytes: u32,
     /// The tile, ROWSxCOLS elements stored row-major, both powers of two, 128 bytes to 256 KiB
     /// (an M-major M x K operand is a K x M tile).
     #[arg(long, default_value = "64x64")]
@@ -135,8 +101,8 @@ struct AccessArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "rows,cols")]
     access: Vec<AccessArg>,
     /// Bytes per thread for rows, cols and traces (comma-separated; ldmatrix is always 16).
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "16")]
-    vec_bytes: Vec<VecBytes>,
+    #[arg(long, value_delimiter = ',', default_value = "16", value_parser = crate::cli::named::<u32>(["4", "8", "16"]))]
+    vec_bytes: Vec<u32>,
     /// Trace files (docs/TRACE_FORMAT.md) whose addresses are logical element offsets in the
     /// tile, one warp access per line; scored at each --vec-bytes.
     #[arg(long)]
@@ -185,7 +151,7 @@ fn bad(flag: &'static str, value: impl Into<String>, message: impl Into<String>)
 impl TileArgs {
     /// The tile; refuses it, or an `--out` folder rtl-gen may not replace, before any work.
     fn tile(&self) -> Result<Tile, Error> {
-        let tile = Tile::new(self.tile, bytes(self.elem_bytes))
+        let tile = Tile::new(self.tile, self.elem_bytes)
             .map_err(|m| bad("--tile", self.tile.to_string(), m))?;
         if let Some((parent, name)) = self.destination() {
             Staging::check(&parent, &name)?;
@@ -208,45 +174,11 @@ impl TileArgs {
     }
 }
 
-/// Parses `--layout`, reading the file of `config:FILE`.
-fn parse_layout(text: &str, tile: &Tile) -> Result<(Layout, AddressMap), Error> {
-    let layout = match text.strip_prefix("config:") {
-        Some(file) => {
-            let path = Path::new(file);
-            let json = std::fs::read_to_string(path).map_err(Error::io(path))?;
-            let config_error = |e: rtl_gen::json_input::JsonError| Error::ConfigFile {
-                path: path.into(),
-                message: format!("{e} (a hash configuration object: see docs/HASH.md)"),
-            };
-            let value = rtl_gen::json_input::parse_value(&json).map_err(config_error)?;
-            let key = value.get("configuration").map(|_| "configuration");
-            let object: HashConfigObject =
-                rtl_gen::json_input::parse(&json, key).map_err(config_error)?;
-            match object.validate()? {
-                (_, Some(config)) => Layout::Hash(config),
-                (_, None) => {
-                    return Err(Error::ConfigFile {
-                        path: path.into(),
-                        message: "the configuration has no fields: a layout needs them".into(),
-                    })
-                }
-            }
-        }
-        None => text
-            .parse::<Layout>()
-            .map_err(|e| bad("--layout", e.text, e.message))?,
-    };
-    let map = layout
-        .to_map(tile)
-        .map_err(|e| bad("--layout", text, e.message))?;
-    Ok((layout, map))
-}
-
 impl AccessArgs {
     /// The access sets, in the order asked (rows and cols at each width, ldmatrix once, each
     /// trace at each width).
     fn sets(&self, tile: &Tile) -> Result<Vec<AccessSet>, Error> {
-        let mut widths: Vec<u32> = self.vec_bytes.iter().map(|&v| bytes(v)).collect();
+        let mut widths = self.vec_bytes.clone();
         widths.dedup();
         let mut out = Vec::new();
         let mut kinds = self.access.clone();
@@ -265,12 +197,7 @@ impl AccessArgs {
             }
         }
         for path in &self.trace {
-            let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
-            let trace =
-                Trace::parse(&text, tile.element_bits(), 32).map_err(|source| Error::Trace {
-                    path: path.clone(),
-                    source,
-                })?;
+            let trace = rtl_gen::trace::read(path, tile.element_bits(), 32)?;
             for &w in &widths {
                 out.push(
                     AccessSet::from_trace(&trace, w, tile)
@@ -372,7 +299,7 @@ fn finish(r: Report, flags: &TileArgs, command: &str) -> Result<ExitCode, Error>
 
 fn show(a: ShowArgs, command: &str) -> Result<ExitCode, Error> {
     let tile = a.tile.tile()?;
-    let (_, map) = parse_layout(&a.layout, &tile)?;
+    let (_, map) = report::parse_layout(&a.layout, &tile)?;
     let document = json!({
         "format_version": report::FORMAT_VERSION,
         "command": "show",
@@ -399,7 +326,7 @@ fn show(a: ShowArgs, command: &str) -> Result<ExitCode, Error> {
 
 fn check(a: CheckArgs, command: &str) -> Result<ExitCode, Error> {
     let tile = a.tile.tile()?;
-    let (_, map) = parse_layout(&a.layout, &tile)?;
+    let (_, map) = report::parse_layout(&a.layout, &tile)?;
     let sets = a.accesses.sets(&tile)?;
     check_whole(&map, &a.layout, &sets)?;
     let costs: Vec<_> = sets.iter().map(|s| set_cost(s, &map)).collect();
@@ -497,40 +424,4 @@ pub fn run(args: SwizzleArgs, command: &str) -> Result<ExitCode, Error> {
         What::Check(a) => check(a, command),
         What::Best(a) => best(a, command),
     }
-}
-
-/// Arguments of `rtl-gen cuda swizzle`.
-#[derive(Args)]
-pub struct HeaderArgs {
-    /// The layout, as `rtl-gen swizzle` takes it (see `rtl-gen swizzle --help`).
-    #[arg(long)]
-    layout: String,
-    /// Bytes per element.
-    #[arg(long, value_enum, default_value = "2")]
-    elem_bytes: ElemBytes,
-    /// The tile, ROWSxCOLS elements.
-    #[arg(long, default_value = "64x64")]
-    tile: TileShape,
-    /// Prefix of the functions.
-    #[arg(long, default_value = "swizzle")]
-    name: String,
-    /// Write the header here instead of printing it.
-    #[arg(long)]
-    out: Option<PathBuf>,
-}
-
-/// The CUDA header of a layout: `<name>_offset(x)` and `<name>_index(row, col)`; the text, to
-/// be printed or written by `rtl-gen cuda`.
-pub fn header_text(
-    a: &HeaderArgs,
-    command: &str,
-) -> Result<(String, Option<PathBuf>, String), Error> {
-    let tile =
-        Tile::new(a.tile, bytes(a.elem_bytes)).map_err(|m| bad("--tile", a.tile.to_string(), m))?;
-    let (_, map) = parse_layout(&a.layout, &tile)?;
-    Ok((
-        header::swizzle_header(&map, &tile, &a.name, command),
-        a.out.clone(),
-        a.name.clone(),
-    ))
 }

@@ -106,7 +106,7 @@ pub enum Error {
     Synth(#[from] synth::Error),
     /// A proof or mutation run that could not start or finish.
     #[error("{0}")]
-    Prove(#[from] crate::prove::ProveError),
+    Prove(#[from] ProveError),
 }
 
 impl Error {
@@ -115,4 +115,54 @@ impl Error {
         let path = path.into();
         move |source| Error::Io { path, source }
     }
+}
+
+/// Why a proof or a mutation run could not start or finish (`rtl-gen prove`, `rtl-gen
+/// mutate`). A proof that failed is not an error (it is the proof's outcome); these are the
+/// cases where there is no verdict: a block folder the adapter cannot read, a block with no
+/// reference, a Yosys run that ended without answering.
+#[derive(Debug, thiserror::Error)]
+pub enum ProveError {
+    /// The manifest lacks a key the prover reads, or holds a value it cannot use.
+    #[error("{path}: manifest key `{key}` = {value}: {allowed}")]
+    Manifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// The key, with its parents (`configuration.tables.shift`).
+        key: String,
+        /// The value found (or `missing`), shortened.
+        value: String,
+        /// What the prover needs there.
+        allowed: String,
+    },
+    /// A block whose family has no independent reference to prove against.
+    #[error("{path}: nothing to prove for a `{family}` block: `rtl-gen prove` covers {covered}")]
+    NoReference {
+        /// The block folder.
+        path: PathBuf,
+        /// Its family, as the manifest names it.
+        family: String,
+        /// The families that have a reference.
+        covered: &'static str,
+    },
+    /// A bound given on the command line that is out of range.
+    #[error("{flag} {value}: {allowed}")]
+    Bound {
+        /// The flag.
+        flag: &'static str,
+        /// The value given.
+        value: String,
+        /// What is allowed, and why.
+        allowed: String,
+    },
+    /// Yosys ran but gave no verdict (a crash, a parse error in the design, no result line).
+    #[error("yosys gave no verdict for {what} ({reason}); log: {log}")]
+    Yosys {
+        /// What was being checked.
+        what: String,
+        /// Why there is no verdict (Yosys' first error line when it printed one).
+        reason: String,
+        /// The full log.
+        log: PathBuf,
+    },
 }

@@ -19,7 +19,8 @@
 //! - [`prove`]: proofs by Yosys' SAT solver that a block equals an independent reference;
 //! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
 //! - [`smem`]: the banked shared memory with any hasher or RAP in front of its banks;
-//! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`.
+//! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`;
+//! - [`trace`]: kernel trace files.
 //!
 //! The crate root holds what every family shares; each family's folder holds its design, its
 //! [`block::Block`] implementation, its vectors and its experiments ([`hash::sweep`],
@@ -47,5 +48,6 @@ pub mod rdl;
 pub mod rtl;
 pub mod smem;
 pub mod swizzle;
+pub mod trace;
 
 pub use error::Error;

@@ -99,50 +99,6 @@ fn command_line() -> String {
         .join(" ")
 }
 
-/// What every generator command (`hash`, `rap`, `d2ma`, `smem`) does with its block: checks
-/// that its folder may be written (before the vectors are computed), renders it, writes its
-/// folder under `out`, and prints its manifest as JSON with `--json`, otherwise one line,
-/// `<dir>: <summary>, <N> testbench vectors (<coverage>)`. Returns the folder.
-fn write_block<B: rtl_gen::block::Block>(
-    block: &B,
-    plan: &B::Plan,
-    command: &str,
-    out: &std::path::Path,
-    json: bool,
-) -> Result<std::path::PathBuf, rtl_gen::Error> {
-    let (dir, manifest) = render_block(block, plan, command, out)?;
-    if json {
-        print!("{}", manifest.to_json());
-    } else {
-        println!("{}", written_line(&dir, &manifest));
-    }
-    Ok(dir)
-}
-
-/// [`write_block`] without the printing: the folder and its manifest.
-fn render_block<B: rtl_gen::block::Block>(
-    block: &B,
-    plan: &B::Plan,
-    command: &str,
-    out: &std::path::Path,
-) -> Result<(std::path::PathBuf, rtl_gen::manifest::Manifest), rtl_gen::Error> {
-    rtl_gen::output::Staging::check(out, &block.identity().name)?;
-    let rendered = rtl_gen::block::render(block, plan, command);
-    let dir = rendered.write(out)?;
-    Ok((dir, rendered.manifest))
-}
-
-/// `<dir>: <summary>, <N> testbench vectors (<coverage>)`.
-fn written_line(dir: &std::path::Path, manifest: &rtl_gen::manifest::Manifest) -> String {
-    format!(
-        "{}: {}, {} testbench vectors ({})",
-        dir.display(),
-        manifest.summary,
-        manifest.testbench.vectors,
-        manifest.testbench.coverage
-    )
-}
-
 /// Restores SIGPIPE's default action, so that rtl-gen piped into a reader that stops early
 /// (`rtl-gen ... | head`) ends quietly, as other command-line tools do, instead of panicking on
 /// the failed print (Rust's runtime ignores SIGPIPE, which turns the closed pipe into an error

@@ -1,4 +1,4 @@
-//! The job files of an emitted sweep ([`super::sweep_jobs`]): a Makefile, a Ninja file or a
+//! The job files of an emitted sweep (`super::sweep_jobs` writes them): a Makefile, a Ninja file or a
 //! Slurm job-array script in which each point is one `rtl-gen sweep point DIR POINT`.
 //!
 //! Every path in them is absolute (the sweep's folder and the `rtl-gen` binary), so they run
@@ -7,9 +7,58 @@
 //! `points/<point>.json`: a point that has one is done, so running the job file again runs only
 //! the points still missing.
 
-use super::sweep_jobs::{JobFormat, LOGS_DIR, POINTS_DIR, POINT_LIST};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
+
+/// The folder of the point records.
+pub const POINTS_DIR: &str = "points";
+/// The list of point names, one a line, in point order (a Slurm task's index is its line - 1).
+pub const POINT_LIST: &str = "points.txt";
+/// The folder of the Slurm tasks' logs.
+pub const LOGS_DIR: &str = "logs";
+
+/// The engine an emitted sweep's job file is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum JobFormat {
+    /// A Makefile (`make -j N`).
+    Make,
+    /// A Ninja file.
+    Ninja,
+    /// A Slurm job-array script (`sbatch`).
+    Slurm,
+}
+
+impl JobFormat {
+    /// The format's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            JobFormat::Make => "make",
+            JobFormat::Ninja => "ninja",
+            JobFormat::Slurm => "slurm",
+        }
+    }
+
+    /// The job file's name in the sweep's folder.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            JobFormat::Make => "Makefile",
+            JobFormat::Ninja => "build.ninja",
+            JobFormat::Slurm => "sweep.sbatch",
+        }
+    }
+
+    /// The command that runs the job file in `dir` (absolute) from any folder.
+    pub fn run_command(self, dir: &Path) -> String {
+        let file = dir.join(self.file_name());
+        match self {
+            JobFormat::Make => format!("make -f {} -j$(nproc)", file.display()),
+            JobFormat::Ninja => format!("ninja -f {}", file.display()),
+            JobFormat::Slurm => format!("sbatch {}", file.display()),
+        }
+    }
+}
 
 /// What a job file names: the sweep's folder and binary (absolute), its points in order, and
 /// the command that emitted it.

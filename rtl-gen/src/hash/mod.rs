@@ -11,12 +11,14 @@
 //! [`search_report`] (what `rtl-gen search` writes).
 
 pub mod cfg_layout;
+pub mod config_file;
 pub mod config_sweep;
 pub mod dpi;
 pub mod flow;
 pub mod job_files;
 pub mod logic;
 pub mod mux_tree;
+pub mod search;
 pub mod search_report;
 pub mod structures;
 pub mod sweep;

@@ -11,6 +11,7 @@
 //! `logs/`. Emitting again into the folder starts the sweep over: the earlier records go.
 
 use super::job_files::{self, JobSpec};
+pub use super::job_files::{JobFormat, LOGS_DIR, POINTS_DIR, POINT_LIST};
 use super::sweep::{self, PointResult, SweepPlan, SweepResults};
 use crate::manifest::generator;
 use crate::output::{self, ownership, OutputFolder};
@@ -22,56 +23,8 @@ use std::path::{Path, PathBuf};
 pub const FORMAT_VERSION: u32 = 2;
 /// The plan file in an emitted sweep's folder.
 pub const PLAN_FILE: &str = "sweep.json";
-/// The folder of the point records.
-pub const POINTS_DIR: &str = "points";
-/// The list of point names, one a line, in point order (a Slurm task's index is its line - 1).
-pub const POINT_LIST: &str = "points.txt";
-/// The folder of the Slurm tasks' logs.
-pub const LOGS_DIR: &str = "logs";
 /// How many missing points an error names before it says how many more there are.
 const NAMED_MISSING: usize = 10;
-
-/// The engine an emitted sweep's job file is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum JobFormat {
-    /// A Makefile (`make -j N`).
-    Make,
-    /// A Ninja file.
-    Ninja,
-    /// A Slurm job-array script (`sbatch`).
-    Slurm,
-}
-
-impl JobFormat {
-    /// The format's name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            JobFormat::Make => "make",
-            JobFormat::Ninja => "ninja",
-            JobFormat::Slurm => "slurm",
-        }
-    }
-
-    /// The job file's name in the sweep's folder.
-    pub fn file_name(self) -> &'static str {
-        match self {
-            JobFormat::Make => "Makefile",
-            JobFormat::Ninja => "build.ninja",
-            JobFormat::Slurm => "sweep.sbatch",
-        }
-    }
-
-    /// The command that runs the job file in `dir` (absolute) from any folder.
-    pub fn run_command(self, dir: &Path) -> String {
-        let file = dir.join(self.file_name());
-        match self {
-            JobFormat::Make => format!("make -f {} -j$(nproc)", file.display()),
-            JobFormat::Ninja => format!("ninja -f {}", file.display()),
-            JobFormat::Slurm => format!("sbatch {}", file.display()),
-        }
-    }
-}
 
 /// What `sweep.json` holds: everything `sweep point` and `sweep collect` need.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

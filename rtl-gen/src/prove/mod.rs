@@ -17,12 +17,11 @@
 //! | pipelined variants | the same behind an output register reset to 0 | 1-induction from any state |
 
 pub mod block;
-pub mod error;
 pub mod reference;
 pub mod yosys;
 
+pub use crate::error::ProveError;
 pub use block::{BlockUnderProof, Family};
-pub use error::ProveError;
 
 use crate::Error;
 use serde::Serialize;

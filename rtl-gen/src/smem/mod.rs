@@ -5,6 +5,7 @@
 //! - [`design`]: the validated request ([`SmemDesign`]) and its map ([`MapSpec`]); the family's
 //!   [`Block`] below;
 //! - [`wiring`]: buses gathered from many parts, OR trees, and registers split into 64-bit parts;
+//! - [`map_request`]: the map as a user asks for it (`--map` and its options);
 //! - [`map`]: the per-lane map, address to (bank, row), around a hasher or RAP instance;
 //! - [`conflict`]: the pairwise comparison of an accepted access's lanes, and which lanes'
 //!   bytes a higher lane overwrites;
@@ -19,6 +20,7 @@ pub mod conflict;
 pub mod design;
 pub mod grant;
 pub mod map;
+pub mod map_request;
 pub mod replay;
 pub mod top;
 pub mod vectors;
@@ -28,6 +30,7 @@ use crate::block::{self, Block, Header, Identity, PortFields, Stimulus};
 use crate::manifest::ManifestField;
 use crate::rtl::Module;
 pub use design::{MapSpec, SmemDesign};
+pub use map_request::{MapKind, MapRequest};
 use std::collections::BTreeMap;
 use testbenches::Timing;
 use vectors::SmemPlan;

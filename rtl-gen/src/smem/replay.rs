@@ -11,13 +11,19 @@
 //! many passes it takes, is the RTL's. The model runs the same protocol on
 //! `models::smem::cycle` for its prediction.
 
-use super::design::SmemDesign;
+use super::design::{MapSpec, SmemDesign};
+use super::vectors::SmemPlan;
+use crate::block::Written;
+use crate::hash::search;
+use crate::limits;
 use crate::manifest::Manifest;
-use crate::output::write_file;
+use crate::output::{write_file, Staging};
 use crate::Error;
 use models::search::Trace;
 use models::smem::cycle::{CycleModel, Inputs, Outputs};
 use models::smem::{Access, Lane, Map};
+use models::software::SoftwareIndex;
+use models::Geometry;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -421,6 +427,142 @@ fn packed(values: impl Iterator<Item = u64>, count: u32, width: u32) -> Bits {
         b.set_field(i * width as usize, width as usize, v);
     }
     b
+}
+
+/// What `rtl-gen smem --replay` asks for: the trace files, whether to program each kernel's
+/// best map first, and the simulator.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    /// Kernel traces (docs/TRACE_FORMAT.md); none: no replay.
+    pub traces: &'a [PathBuf],
+    /// Before each trace, program the best configuration `rtl-gen search` finds for it, of the
+    /// map's kind (a `--configurable` hash map only).
+    pub search: bool,
+    /// The simulator's name (`verilator`, `iverilog`).
+    pub simulator: &'a str,
+}
+
+/// Generates the memory's block folder under `out` and, when `request` names traces, replays
+/// them through it: one row per kernel. Every input (the flags, the traces, the size of any
+/// search) is checked before anything is written.
+pub fn generate(
+    design: &SmemDesign,
+    plan: &SmemPlan,
+    command: &str,
+    out: &Path,
+    request: &Request,
+) -> Result<(Written, Vec<Row>), Error> {
+    let refuse = |message: &str| Error::BadFlag {
+        flag: "--replay-search",
+        value: "given".into(),
+        message: message.into(),
+    };
+    if request.search && !design.configurable() {
+        return Err(refuse(
+            "programs a --configurable hash map: add --map hash --configurable",
+        ));
+    }
+    if request.search && request.traces.is_empty() {
+        return Err(refuse("needs --replay TRACE"));
+    }
+    Staging::check(out, &design.name())?;
+    let kernels = kernels(design, request.traces, request.search)?;
+    let written = crate::block::generate(design, plan, command, out)?;
+    if kernels.is_empty() {
+        return Ok((written, Vec::new()));
+    }
+    let rows = run(design, &kernels, &written.dir, request.simulator)?;
+    Ok((written, rows))
+}
+
+/// Reads `traces` as kernels, refusing more accesses in all than
+/// [`limits::MAX_REPLAY_ACCESSES`] and, with `search`, a search past its limit; then searches
+/// each kernel's best map when asked.
+pub fn kernels(
+    design: &SmemDesign,
+    traces: &[PathBuf],
+    search: bool,
+) -> Result<Vec<Kernel>, Error> {
+    let shape = design.shape();
+    let traces = traces
+        .iter()
+        .map(|path| {
+            crate::trace::read(path, shape.addr_bits(), shape.lanes() as usize)
+                .map(|t| (crate::trace::name(path), t))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let accesses = traces
+        .iter()
+        .map(|(_, t)| t.accesses.len() as u64)
+        .fold(0, u64::saturating_add);
+    limits::check(
+        "--replay",
+        accesses,
+        limits::MAX_REPLAY_ACCESSES,
+        "warp accesses replayed in all",
+    )?;
+    let geometry = Geometry::new(shape.addr_bits(), u64::from(shape.banks()))?;
+    if search {
+        search::check_space(
+            &traces,
+            geometry,
+            &search::full_plan(),
+            &search::SearchSizeFlag {
+                flag: "--depth",
+                value: shape.depth().to_string(),
+                remedy: "lower --depth or --banks (the address bits), or replay fewer or shorter \
+                         traces",
+            },
+        )?;
+    }
+    Ok(traces
+        .into_iter()
+        .map(|(name, trace)| {
+            let program = search.then(|| searched(design, geometry, &trace));
+            Kernel {
+                name,
+                trace,
+                program,
+            }
+        })
+        .collect())
+}
+
+/// The best configuration `rtl-gen search` finds for `trace`, as a map of `design`'s kind, and
+/// the `cfg_i` value that programs it.
+fn searched(design: &SmemDesign, geometry: Geometry, trace: &Trace) -> (Map, Bits) {
+    let MapSpec::Hash { config, .. } = design.map() else {
+        unreachable!("--replay-search needs a configurable hash")
+    };
+    let config = search::best_config(trace, geometry, config.kind());
+    let index = SoftwareIndex::new(&config).unwrap_or_else(|e| unreachable!("searched: {e}"));
+    let bits = design.cfg_value(&index);
+    (Map::Hash(index), bits)
+}
+
+/// The replay's rows as a Markdown table.
+pub fn markdown(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| kernel | accesses | RTL cycles | model cycles | RTL bank cycles | model bank cycles \
+         | RTL conflict cycles | model conflict cycles | equal |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.kernel,
+            r.accesses,
+            r.rtl_cycles,
+            r.model_cycles,
+            r.rtl_bank_cycles,
+            r.model_bank_cycles,
+            r.rtl_conflict_cycles,
+            r.model_conflict_cycles,
+            if r.matches() { "yes" } else { "NO" }
+        );
+    }
+    out
 }
 
 /// Replays `kernels` through the RTL of `design`, the block folder `block_dir` just written,

@@ -3,10 +3,14 @@
 //! as one JSON document, as files (the hash configuration, a CUDA header, pictures).
 //!
 //! - [`picture`]: the bank map and the wavefront bars, SVG drawn with plotters;
-//! - [`header`]: the CUDA header of a layout (`<name>_offset`, `<name>_index`).
+//! - [`header`]: the CUDA header of a layout (`<name>_offset`, `<name>_index`);
+//! - [`layout_arg`]: `--layout` read into a layout and its address map.
 
 pub mod header;
+pub mod layout_arg;
 pub mod picture;
+
+pub use layout_arg::parse_layout;
 
 use models::swizzle::export::{bank_of_element, forms, hash_config, Family};
 use models::swizzle::layout::bank_groups;

@@ -7,13 +7,30 @@
 //! trials for `congestion`), `--vectors` their budget, `--jobs` the work items run at once and
 //! `--quiet` silences progress. Old spellings stay as hidden aliases for one release.
 
+pub mod hash_config;
+
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use rtl_gen::block::Written;
 use rtl_gen::Error;
 use std::fmt::Display;
 use std::io::IsTerminal;
 use std::str::FromStr;
+
+/// Prints a generator command's block: its manifest as one JSON document with `--json`,
+/// otherwise its one line ([`Written::line`]).
+pub fn print_written(written: &Written, json: bool) {
+    if json {
+        print!("{}", written.manifest.to_json());
+    } else {
+        println!("{}", written.line());
+    }
+}
+
+/// The element sizes a tile may have, in bytes (`--elem-bytes` of `rtl-gen swizzle` and `rtl-gen
+/// cuda swizzle`, parsed with [`named`]).
+pub const ELEM_BYTES: [&str; 5] = ["1", "2", "4", "8", "16"];
 
 /// Most work items a command runs at once (`--jobs`).
 pub const MAX_JOBS: u32 = 1024;
