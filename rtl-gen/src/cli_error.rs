@@ -61,11 +61,17 @@ pub fn message(e: &rtl_gen::Error, args: &[String]) -> String {
         allowed,
     }) = e
     {
-        let flag = format!("--{}", name.replace('_', "-"));
-        let given = args
-            .iter()
-            .any(|a| *a == flag || a.strip_prefix(&flag).is_some_and(|v| v.starts_with('=')));
-        if given {
+        let own = format!("--{}", name.replace('_', "-"));
+        // A model's `w` is the bank count, `--banks` on the command line (`--w` before).
+        let flags: Vec<&str> = match name.as_str() {
+            "w" => vec!["--banks", &own],
+            _ => vec![&own],
+        };
+        let given = flags.into_iter().find(|flag| {
+            args.iter()
+                .any(|a| a == flag || a.strip_prefix(flag).is_some_and(|v| v.starts_with('=')))
+        });
+        if let Some(flag) = given {
             return format!("{flag} {value}: out of range: allowed {allowed}");
         }
     }

@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Arguments of `rtl-gen congestion`.
 #[derive(Args)]
 #[command(after_help = "\
-Schemes: raw, ras, rap (--dims 2); raw, ras, 1p, r1p, 3p, w2p, 1pw2r (--dims 4).
+Kinds (layout schemes): raw, ras, rap (--dims 2); raw, ras, 1p, r1p, 3p, w2p, 1pw2r (--dims 4).
 Patterns: contiguous, stride, diagonal, random, malicious (--dims 2);
           contiguous, stride1, stride2, stride3, random, malicious (--dims 4).
 A trial draws the layout's random numbers and one warp of the pattern (the indices the pattern
@@ -21,21 +21,22 @@ holds fixed are drawn too) and counts the DMM congestion. Trial t has its own ge
 derived from (--seed, t): results do not depend on the thread count (--jobs).
 
 Examples:
-  rtl-gen congestion --w 16,32,64,128,256 --scheme raw,ras,rap --pattern contiguous,stride,diagonal,random --trials 100000 --seed 1
-  rtl-gen congestion --dims 4 --w 32 --scheme 1p,r1p,3p,w2p,1pw2r --pattern contiguous,stride1,stride2,stride3,random,malicious
+  rtl-gen congestion --banks 16,32,64,128,256 --kinds raw,ras,rap --pattern contiguous,stride,diagonal,random --trials 100000 --seed 1
+  rtl-gen congestion --dims 4 --banks 32 --kinds 1p,r1p,3p,w2p,1pw2r --pattern contiguous,stride1,stride2,stride3,random,malicious
   rtl-gen congestion --compare-paper --plot out/table2.svg
-  rtl-gen congestion --w 32 --scheme rap --pattern diagonal --json")]
+  rtl-gen congestion --banks 32 --kinds rap --pattern diagonal --json")]
 pub struct CongestionArgs {
     /// 2 for a w x w matrix (Table II), 4 for a w^4 array (section VII, Table IV).
     #[arg(long, default_value = "2", value_parser = crate::cli::named::<u32>(["2", "4"]))]
     dims: u32,
-    /// Matrix widths (warp size = bank count), comma separated [default: 16,32,64,128,256 for
-    /// --dims 2, 32 for --dims 4].
-    #[arg(long, value_delimiter = ',')]
-    w: Option<Vec<u32>>,
-    /// Layouts [default: raw,ras,rap for --dims 2, raw,ras,1p,r1p,3p,w2p,1pw2r for --dims 4].
-    #[arg(long, value_delimiter = ',', value_parser = crate::cli::named::<Scheme>(Scheme::ALL.map(Scheme::name)))]
-    scheme: Option<Vec<Scheme>>,
+    /// Bank counts = matrix widths w = warp size, comma separated [default: 16,32,64,128,256
+    /// for --dims 2, 32 for --dims 4] (`--w` is its old spelling).
+    #[arg(long, alias = "w", value_delimiter = ',')]
+    banks: Option<Vec<u32>>,
+    /// Layout schemes [default: raw,ras,rap for --dims 2, raw,ras,1p,r1p,3p,w2p,1pw2r for
+    /// --dims 4] (`--scheme` is its old spelling).
+    #[arg(long, alias = "scheme", value_delimiter = ',', value_parser = crate::cli::named::<Scheme>(Scheme::ALL.map(Scheme::name)))]
+    kinds: Option<Vec<Scheme>>,
     /// Warp accesses [default: the paper's table for --dims].
     #[arg(long, value_delimiter = ',', value_parser = crate::cli::named::<Pattern>(Pattern::NAMES))]
     pattern: Option<Vec<Pattern>>,
@@ -77,14 +78,14 @@ fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
 impl CongestionArgs {
     fn cells(&self) -> Result<Vec<Cell>, Error> {
         let dims = self.dims;
-        let ws = self.w.clone().unwrap_or_else(|| {
+        let ws = self.banks.clone().unwrap_or_else(|| {
             if dims == 4 {
                 vec![32]
             } else {
                 paper::TABLE_II_W.to_vec()
             }
         });
-        let schemes: Vec<Scheme> = match &self.scheme {
+        let schemes: Vec<Scheme> = match &self.kinds {
             Some(list) => list.clone(),
             None if dims == 4 => Scheme::TABLE_IV.to_vec(),
             None => Scheme::TABLE_II.to_vec(),
@@ -127,7 +128,7 @@ pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
             &args.trials.to_string(),
             format!(
                 "{} cells of this size need {work} units of work, at most {} (about 10 minutes); \
-                 use fewer --trials, smaller --w or fewer cells (docs/LIMITS.md)",
+                 use fewer --trials, fewer --banks or fewer cells (docs/LIMITS.md)",
                 cells.len(),
                 limits::MAX_CONGESTION_WORK
             ),

@@ -51,9 +51,10 @@ pub struct CosimArgs {
     /// With --sweep: configurations of a sampled kind.
     #[arg(long, requires = "sweep", default_value_t = 10_000)]
     samples: usize,
-    /// With --fast: DUT instances the testbench checks side by side.
-    #[arg(long, requires = "fast", default_value_t = testbenches::dpi::DEFAULT_LANES)]
-    lanes: usize,
+    /// With --fast: DUT instances the testbench checks side by side (`--lanes` is its old
+    /// spelling).
+    #[arg(long, alias = "lanes", requires = "fast", default_value_t = testbenches::dpi::DEFAULT_LANES)]
+    instances: usize,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -86,8 +87,8 @@ pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
                 "each adds vectors",
             ),
             (
-                "--lanes",
-                args.lanes as u64,
+                "--instances",
+                args.instances as u64,
                 testbenches::dpi::MAX_LANES as u64,
                 "DUT instances in one DPI-C testbench",
             ),
@@ -119,7 +120,7 @@ pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
         if args.fast { " (DPI-C)" } else { "" }
     ));
     let result = match fast_stimulus {
-        Some(stimulus) => hash::dpi::run(&args.dir, stimulus, args.lanes),
+        Some(stimulus) => hash::dpi::run(&args.dir, stimulus, args.instances),
         None => cosim::run(&args.dir, &args.simulator),
     };
     spinner.finish_and_clear();

@@ -17,8 +17,8 @@ use std::process::ExitCode;
 Examples:
   rtl-gen cuda hash --kind bitvector-xor --addr-bits 14 --banks 32 --k1 2 --k2 8 --mask 7
   rtl-gen cuda hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out hash.h
-  rtl-gen cuda layout --layout rap --w 32 --rap-seed 1 --name rap32 --out gpu/rap32.h
-  rtl-gen cuda layout --layout ras --w 4 --shifts 2,0,2,1
+  rtl-gen cuda layout --kind rap --banks 32 --rap-seed 1 --name rap32 --out gpu/rap32.h
+  rtl-gen cuda layout --kind ras --banks 4 --shifts 2,0,2,1
   rtl-gen cuda swizzle --layout tma:128B --elem-bytes 2 --tile 64x64 --name sw128")]
 pub struct CudaArgs {
     #[command(subcommand)]
@@ -87,12 +87,12 @@ enum Layout {
 /// Arguments of `rtl-gen cuda layout`.
 #[derive(Args)]
 struct LayoutHeaderArgs {
-    /// The layout.
-    #[arg(long, value_enum, default_value_t = Layout::Rap)]
-    layout: Layout,
-    /// Matrix width: rows, columns and banks (2 to 4096).
-    #[arg(long, default_value_t = 32)]
-    w: u32,
+    /// The layout (`--layout` is its old spelling).
+    #[arg(long, alias = "layout", value_enum, default_value_t = Layout::Rap)]
+    kind: Layout,
+    /// Banks = the matrix width w: rows and columns (2 to 4096; `--w` is its old spelling).
+    #[arg(long, alias = "w", default_value_t = 32)]
+    banks: u32,
     /// Seed of the random shifts (a ChaCha8 generator; rap: the permutation `rtl-gen congestion`
     /// and the models draw from it). `--seed` is its old spelling.
     #[arg(long, alias = "seed", default_value_t = 1, conflicts_with = "shifts")]
@@ -100,7 +100,7 @@ struct LayoutHeaderArgs {
     /// The shifts themselves, row 0 first (a permutation for rap).
     #[arg(long, value_delimiter = ',')]
     shifts: Option<Vec<u64>>,
-    /// Prefix of the functions [default: <layout>_w<w>, rap_wide_w32 for rap-wide].
+    /// Prefix of the functions [default: <kind>_w<banks>, rap_wide_w32 for rap-wide].
     #[arg(long)]
     name: Option<String>,
     /// Write the header here instead of printing it.
@@ -135,10 +135,10 @@ fn check_name(name: &str) -> Result<(), Error> {
 
 impl LayoutHeaderArgs {
     fn layout(&self) -> Result<ShiftLayout, Error> {
-        if !(models::rap::perm::MIN_W..=models::rap::scheme::MAX_W_2D).contains(&self.w) {
+        if !(models::rap::perm::MIN_W..=models::rap::scheme::MAX_W_2D).contains(&self.banks) {
             return Err(Error::BadFlag {
-                flag: "--w",
-                value: self.w.to_string(),
+                flag: "--banks",
+                value: self.banks.to_string(),
                 message: format!(
                     "a matrix width from {} to {}",
                     models::rap::perm::MIN_W,
@@ -158,37 +158,39 @@ impl LayoutHeaderArgs {
             message,
         };
         let mut rng = ChaCha8Rng::seed_from_u64(self.rap_seed);
-        match self.layout {
-            Layout::Raw => Ok(ShiftLayout::raw(self.w)),
+        match self.kind {
+            Layout::Raw => Ok(ShiftLayout::raw(self.banks)),
             Layout::Rap => match &self.shifts {
-                Some(s) => Permutation::new(self.w, s)
+                Some(s) => Permutation::new(self.banks, s)
                     .map(|p| ShiftLayout::rap(&p))
                     .map_err(|e| bad_shifts(e.to_string())),
                 None => Ok(ShiftLayout::rap(&Permutation::from_seed(
-                    self.w,
+                    self.banks,
                     self.rap_seed,
                 ))),
             },
-            Layout::RapWide if self.w.is_multiple_of(2) && self.shifts.is_none() => Ok(
-                ShiftLayout::rap(&Permutation::random_wide(self.w, &mut rng)),
+            Layout::RapWide if self.banks.is_multiple_of(2) && self.shifts.is_none() => Ok(
+                ShiftLayout::rap(&Permutation::random_wide(self.banks, &mut rng)),
             ),
             Layout::RapWide => Err(Error::BadFlag {
-                flag: "--layout",
+                flag: "--kind",
                 value: "rap-wide".into(),
-                message: "rap-wide needs an even --w and draws its shifts from --rap-seed".into(),
+                message: "rap-wide needs an even --banks and draws its shifts from --rap-seed"
+                    .into(),
             }),
             Layout::Ras => match &self.shifts {
                 Some(s)
-                    if s.len() == self.w as usize && s.iter().all(|&v| v < u64::from(self.w)) =>
+                    if s.len() == self.banks as usize
+                        && s.iter().all(|&v| v < u64::from(self.banks)) =>
                 {
                     Ok(ShiftLayout::ras(s.iter().map(|&v| v as u32).collect()))
                 }
                 Some(_) => Err(bad_shifts(format!(
                     "{} shifts, each from 0 to {}",
-                    self.w,
-                    self.w - 1
+                    self.banks,
+                    self.banks - 1
                 ))),
-                None => Ok(ShiftLayout::ras_random(self.w, &mut rng)),
+                None => Ok(ShiftLayout::ras_random(self.banks, &mut rng)),
             },
         }
     }
@@ -230,7 +232,7 @@ pub fn run(args: CudaArgs, command: &str) -> Result<ExitCode, Error> {
             let layout = a.layout()?;
             let name = a.name.clone().unwrap_or_else(|| {
                 let name = a
-                    .layout
+                    .kind
                     .to_possible_value()
                     .map_or_else(String::new, |v| v.get_name().replace('-', "_"));
                 format!("{name}_w{}", layout.w())

@@ -1,6 +1,6 @@
 //! `rtl-gen rap`: generate a RAP (or RAS) address converter block.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use models::config::parse_u64;
 use models::rap::{LayoutKind, Permutation};
 use rtl_gen::limits;
@@ -14,65 +14,69 @@ use std::process::ExitCode;
 #[derive(Args)]
 #[command(after_help = "\
 The converter: addr_o = row_i * w + ((col_i + shift[row_i]) mod w), bank_o = (col_i + shift[row_i]) mod w.
-RAP's shifts are a permutation of 0..w-1 (rows and columns conflict-free); RAS's (--ras) are
-independent values. A power-of-two w costs one adder; any other w a compare-and-subtract and a
-multiplication by the constant w.
+RAP's shifts are a permutation of 0..w-1 (rows and columns conflict-free); RAS's (--kind ras)
+are independent values. A power-of-two w costs one adder; any other w a compare-and-subtract and
+a multiplication by the constant w.
 
 --wide draws (or, with --perm, checks) a RAP permutation whose halves each hold every residue
 mod w/2 once: columns of 8-byte words (two 4-byte banks each) are then conflict-free as well
-(docs/GPU.md). --dims 4 builds the 3P converter of section VII for a w^4 array: inputs i_i, j_i,
-k_i, l_i, bank (l + r[i] + s[j] + t[k]) mod w, three permutations drawn from --rap-seed.
---storage packed loads the register file a 32-bit word at a time in the paper's Fig. 7 format
-(w = 32: six 5-bit shifts a word, six words a table), the words `rtl-gen cuda layout` emits.
+(docs/GPU.md). --kind 3p builds the 3P converter of section VII for a w^4 array: inputs i_i,
+j_i, k_i, l_i, bank (l + r[i] + s[j] + t[k]) mod w, three permutations drawn from --rap-seed.
+--configurable --packed loads the register file a 32-bit word at a time in the paper's Fig. 7
+format (w = 32: six 5-bit shifts a word, six words a table), the words `rtl-gen cuda layout`
+emits.
 
---rap-seed draws the tables; --seed draws the test vectors, as in every command (before this
-release --seed drew the tables and --vector-seed the vectors; --vector-seed, --loadable and
---packed are still accepted).
+--rap-seed draws the tables; --seed draws the test vectors, as in every command. Old spellings
+still accepted for this release: --w (--banks), --ras (--kind ras), --dims 4 (--kind 3p),
+--storage loadable|packed and --loadable (--configurable [--packed]), --vector-seed (--seed).
 
 Examples:
-  rtl-gen rap --w 32 --rap-seed 7 --out out/
+  rtl-gen rap --banks 32 --rap-seed 7 --out out/
   rtl-gen rap --perm 2,0,3,1
-  rtl-gen rap --w 32 --storage loadable --pipeline --out out/
-  rtl-gen rap --w 32 --storage packed --out out/
-  rtl-gen rap --w 32 --wide --rap-seed 1 --out out/
-  rtl-gen rap --w 16 --dims 4 --rap-seed 3 --out out/
-  rtl-gen rap --w 24 --ras --rap-seed 3
+  rtl-gen rap --banks 32 --configurable --pipeline --out out/
+  rtl-gen rap --banks 32 --configurable --packed --out out/
+  rtl-gen rap --banks 32 --wide --rap-seed 1 --out out/
+  rtl-gen rap --banks 16 --kind 3p --rap-seed 3 --out out/
+  rtl-gen rap --banks 24 --kind ras --rap-seed 3
   rtl-gen cosim out/rap_w32")]
 pub struct RapArgs {
-    /// Matrix width = bank count, 2 to 1024 [default: the length of --perm, else 32].
-    #[arg(long)]
-    w: Option<u32>,
+    /// The converter: rap (the shifts are a permutation), ras (independent shifts) or 3p (a
+    /// w^4 array, three permutations, section VII).
+    #[arg(long, value_enum, conflicts_with_all = ["ras", "dims"])]
+    kind: Option<RapKind>,
+    /// Banks = the matrix width w, 2 to 1024 [default: the length of --perm, else 32].
+    #[arg(long, alias = "w")]
+    banks: Option<u32>,
     /// Seed of the tables: the permutation (RAP), the shifts (RAS) or the three permutations
     /// (3P) [default: 1].
     #[arg(long, conflicts_with_all = ["perm", "shifts"])]
     rap_seed: Option<u64>,
     /// The permutation r_0,...,r_{w-1} itself; refused unless a permutation of 0..w-1.
-    #[arg(long, value_delimiter = ',', conflicts_with = "ras")]
+    #[arg(long, value_delimiter = ',')]
     perm: Option<Vec<String>>,
-    /// RAS: independent shifts instead of a permutation.
-    #[arg(long)]
+    /// The old spelling of --kind ras.
+    #[arg(long, hide = true)]
     ras: bool,
     /// RAP conflict-free for 8-byte words too: drawn so, or --perm checked (even w only).
-    #[arg(long, conflicts_with = "ras")]
+    #[arg(long)]
     wide: bool,
-    /// 2: a w x w matrix; 4: a w^4 array under 3P (tables r, s, t drawn from --rap-seed).
-    #[arg(long, default_value = "2", value_parser = crate::cli::named::<u32>(["2", "4"]))]
-    dims: u32,
-    /// With --ras: the shifts themselves (each 0 to w-1, repeats allowed).
-    #[arg(long, value_delimiter = ',', requires = "ras")]
+    /// The old spelling of --kind 3p (--dims 4); --dims 2 is the default kind.
+    #[arg(long, hide = true, value_parser = crate::cli::named::<u32>(["2", "4"]))]
+    dims: Option<u32>,
+    /// With --kind ras: the shifts themselves (each 0 to w-1, repeats allowed).
+    #[arg(long, value_delimiter = ',')]
     shifts: Option<Vec<String>>,
-    /// Where the shifts are held: baked into logic; or a register file (adds clk_i and
-    /// rst_ni, reset to the seeded or given table) written through perm_we_i, perm_idx_i,
-    /// perm_val_i an entry at a time (loadable) or a packed 32-bit word at a time (packed,
-    /// Fig. 7) [default: baked].
-    #[arg(long, value_enum, conflicts_with_all = ["loadable", "packed"])]
-    storage: Option<Storage>,
-    /// The old spelling of --storage loadable.
-    #[arg(long, hide = true)]
-    loadable: bool,
-    /// The old spelling of --storage packed (with or without --loadable).
-    #[arg(long, hide = true)]
+    /// Take the shifts at run time: a register file (adds clk_i and rst_ni, reset to the seeded
+    /// or given table) written an entry at a time through perm_we_i, perm_idx_i, perm_val_i.
+    #[arg(long, alias = "loadable")]
+    configurable: bool,
+    /// Take the shifts at run time written a packed 32-bit word at a time (the paper's Fig. 7)
+    /// instead of an entry at a time (implies --configurable).
+    #[arg(long)]
     packed: bool,
+    /// The old spelling of --configurable (loadable) and --configurable --packed (packed).
+    #[arg(long, value_enum, hide = true, conflicts_with_all = ["configurable", "packed"])]
+    storage: Option<Storage>,
     /// Register addr_o and bank_o (adds clk_i and rst_ni; one cycle of latency).
     #[arg(long)]
     pipeline: bool,
@@ -108,27 +112,50 @@ fn numbers(flag: &'static str, list: &[String]) -> Result<Vec<u64>, Error> {
         .collect()
 }
 
-/// The `w` of a given list, checked against `--w`.
+/// The `w` of a given list, checked against `--banks`.
 fn list_w(flag: &'static str, list: &[String], w: Option<u32>) -> Result<u32, Error> {
     let len = list.len() as u32;
     match w {
         Some(w) if w != len => Err(bad(
             flag,
             list.join(","),
-            format!("{len} entries but --w is {w}: give one entry per row"),
+            format!("{len} entries but --banks is {w}: give one entry per row"),
         )),
         _ => Ok(len),
     }
 }
 
+/// `--kind`: the converters `rtl-gen rap` generates.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RapKind {
+    /// The shifts are a permutation of 0..w-1 (rows and columns conflict-free).
+    Rap,
+    /// Independent random shifts.
+    Ras,
+    /// Three permutations over a w^4 array (section VII).
+    #[value(name = "3p")]
+    ThreeP,
+}
+
 impl RapArgs {
-    /// `--storage`, or what the old `--loadable` and `--packed` flags said.
+    /// `--kind`, or what the old `--ras` and `--dims 4` said.
+    fn kind(&self) -> RapKind {
+        match (self.kind, self.ras, self.dims) {
+            (Some(kind), _, _) => kind,
+            (None, true, _) => RapKind::Ras,
+            (None, false, Some(4)) => RapKind::ThreeP,
+            (None, false, _) => RapKind::Rap,
+        }
+    }
+
+    /// How the tables are held: `--configurable` and `--packed`, or the old `--storage`.
     fn storage(&self) -> Storage {
-        self.storage.unwrap_or(match (self.loadable, self.packed) {
-            (_, true) => Storage::Packed,
-            (true, false) => Storage::Loadable,
-            (false, false) => Storage::Baked,
-        })
+        self.storage
+            .unwrap_or(match (self.configurable, self.packed) {
+                (_, true) => Storage::Packed,
+                (true, false) => Storage::Loadable,
+                (false, false) => Storage::Baked,
+            })
     }
 
     fn design(&self) -> Result<RapDesign, Error> {
@@ -141,27 +168,45 @@ impl RapArgs {
     }
 
     fn tables(&self, loadable: bool) -> Result<RapDesign, Error> {
-        match self.dims {
-            2 => {}
-            4 if self.ras || self.wide || self.perm.is_some() => {
+        let kind = self.kind();
+        if kind == RapKind::ThreeP {
+            if self.wide || self.perm.is_some() || self.shifts.is_some() {
                 return Err(bad(
-                    "--dims",
-                    "4".into(),
-                    "the 3P converter draws its three permutations from --rap-seed: --ras, --wide and --perm are for --dims 2",
-                ))
+                    "--kind",
+                    "3p".into(),
+                    "the 3P converter draws its three permutations from --rap-seed: --wide, \
+                     --perm and --shifts are for rap and ras",
+                ));
             }
-            4 => {
-                return RapDesign::three_p_from_seed(
-                    self.w.unwrap_or(32),
-                    self.rap_seed.unwrap_or(1),
-                    loadable,
-                    self.pipeline,
-                )
-            }
-            d => unreachable!("clap takes --dims 2 or 4, not {d}"),
+            return RapDesign::three_p_from_seed(
+                self.banks.unwrap_or(32),
+                self.rap_seed.unwrap_or(1),
+                loadable,
+                self.pipeline,
+            );
+        }
+        if kind == RapKind::Ras && (self.perm.is_some() || self.wide) {
+            return Err(bad(
+                "--kind",
+                "ras".into(),
+                "independent shifts: --perm and --wide are for rap (give the shifts with \
+                 --shifts)",
+            ));
+        }
+        if kind == RapKind::Rap && self.shifts.is_some() {
+            return Err(bad(
+                "--shifts",
+                self.shifts
+                    .iter()
+                    .flatten()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(","),
+                "the shifts of --kind ras (give a rap permutation with --perm)",
+            ));
         }
         if let Some(list) = &self.perm {
-            let w = list_w("--perm", list, self.w)?;
+            let w = list_w("--perm", list, self.banks)?;
             let values = numbers("--perm", list)?;
             let perm = Permutation::new(w, &values)
                 .map_err(|e| bad("--perm", list.join(","), e.to_string()))?;
@@ -172,7 +217,7 @@ impl RapArgs {
             };
         }
         if let Some(list) = &self.shifts {
-            let w = list_w("--shifts", list, self.w)?;
+            let w = list_w("--shifts", list, self.banks)?;
             let values = numbers("--shifts", list)?;
             if let Some(v) = values.iter().find(|&&v| v >= u64::from(w)) {
                 return Err(bad(
@@ -190,14 +235,14 @@ impl RapArgs {
                 self.pipeline,
             );
         }
-        let kind = if self.ras {
+        let kind = if kind == RapKind::Ras {
             LayoutKind::Ras
         } else {
             LayoutKind::Rap
         };
         RapDesign::drawn(
             kind,
-            self.w.unwrap_or(32),
+            self.banks.unwrap_or(32),
             self.rap_seed.unwrap_or(1),
             self.wide,
             loadable,

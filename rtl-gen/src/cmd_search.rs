@@ -23,7 +23,7 @@ Heuristics and the families they configure:
 The trace format is described in docs/TRACE_FORMAT.md.
 
 Examples:
-  rtl-gen search --trace kernels/fwt.trace --addr-bits 14 --banks 32 --kind all --heuristic all --out out/fwt
+  rtl-gen search --trace kernels/fwt.trace --addr-bits 14 --banks 32 --kinds all --heuristic all --out out/fwt
   rtl-gen hash --config out/fwt/best-bitwise-xor.json --out out/
   rtl-gen search --trace kernels/*.trace --summary --out out/suite
 
@@ -42,9 +42,10 @@ pub struct SearchArgs {
     /// Threads per warp: the most addresses a trace line may hold.
     #[arg(long, default_value_t = 32)]
     warp_size: usize,
-    /// Hash family to configure, or `all`.
-    #[arg(long, default_value = "all", value_parser = named_or_all::<HashKind>(HashKind::ALL.map(HashKind::name)))]
-    kind: OrAll<HashKind>,
+    /// Hash families to configure: `all`, or a comma-separated list (`--kind` is its old
+    /// spelling).
+    #[arg(long, alias = "kind", default_value = "all", value_delimiter = ',', value_parser = named_or_all::<HashKind>(HashKind::ALL.map(HashKind::name)))]
+    kinds: Vec<OrAll<HashKind>>,
     /// Heuristic to run, or `all`.
     #[arg(long, default_value = "all", value_parser = named_or_all::<Heuristic>(Heuristic::ALL.map(Heuristic::name)))]
     heuristic: OrAll<Heuristic>,
@@ -76,6 +77,26 @@ fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
     }
 }
 
+/// The (family, heuristic) pairs of `kinds` under `heuristic` (`None`: every one that applies);
+/// refused (by the model, naming the pairs allowed) when none applies.
+fn search_plan(
+    kinds: &[HashKind],
+    heuristic: Option<Heuristic>,
+) -> Result<Vec<(HashKind, Heuristic)>, Error> {
+    if kinds.len() == HashKind::ALL.len() {
+        return Ok(plan(None, heuristic)?);
+    }
+    let pairs: Vec<(HashKind, Heuristic)> = kinds
+        .iter()
+        .filter_map(|&k| plan(Some(k), heuristic).ok())
+        .flatten()
+        .collect();
+    match kinds.first() {
+        Some(&first) if pairs.is_empty() => Ok(plan(Some(first), heuristic)?),
+        _ => Ok(pairs),
+    }
+}
+
 /// Runs `rtl-gen search`.
 pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     args.output.apply();
@@ -83,8 +104,10 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     if args.warp_size == 0 {
         return Err(bad("--warp-size", "0", "at least one thread"));
     }
-    let (kind, heuristic) = (args.kind.one(), args.heuristic.one());
-    let plan = plan(kind, heuristic)?;
+    let plan = search_plan(
+        &OrAll::expand(&args.kinds, &HashKind::ALL),
+        args.heuristic.one(),
+    )?;
     let traces: Vec<(String, Trace)> = args
         .trace
         .iter()
@@ -100,7 +123,7 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
         &search::SearchSizeFlag {
             flag: "--addr-bits",
             value: args.addr_bits.to_string(),
-            remedy: "restrict --kind or --heuristic, or lower --addr-bits or --banks",
+            remedy: "restrict --kinds or --heuristic, or lower --addr-bits or --banks",
         },
     )?;
     let several = traces.len() > 1;

@@ -129,9 +129,9 @@ pub struct ConfigSweepArgs {
     /// Configurations of a sampled kind.
     #[arg(long, default_value_t = 10_000)]
     samples: usize,
-    /// DUT instances side by side in the testbench.
-    #[arg(long, default_value_t = testbenches::dpi::DEFAULT_LANES)]
-    lanes: usize,
+    /// DUT instances side by side in the testbench (`--lanes` is its old spelling).
+    #[arg(long, alias = "lanes", default_value_t = testbenches::dpi::DEFAULT_LANES)]
+    instances: usize,
     /// Output folder.
     #[arg(long, default_value = "out/config_sweep")]
     out: PathBuf,
@@ -311,8 +311,8 @@ fn run_configs(args: ConfigSweepArgs, command: &str) -> Result<ExitCode, Error> 
         return Err(Error::NothingToConfigure(*k));
     }
     rtl_gen::limits::check(
-        "--lanes",
-        args.lanes as u64,
+        "--instances",
+        args.instances as u64,
         testbenches::dpi::MAX_LANES as u64,
         "DUT instances in one DPI-C testbench",
     )?;
@@ -323,7 +323,7 @@ fn run_configs(args: ConfigSweepArgs, command: &str) -> Result<ExitCode, Error> 
         banks: args.banks,
         max_configs: args.max_configs,
         samples: args.samples,
-        lanes: args.lanes,
+        instances: args.instances,
         out: args.out,
     };
     rtl_gen::output::OutputFolder::check(&plan.out)?;

@@ -1,7 +1,7 @@
 //! The main job (`rtl-gen flow`, `scripts/main.sh`): one block of every family, generated,
 //! co-simulated against its golden model and synthesized with Yosys, in one table. The hashers
 //! are the paper's Fermi case ([`crate::hash::flow`]: every kind fixed, every configurable kind
-//! configurable); then a RAP converter (`rtl-gen rap --w 32`), the D²MA engine
+//! configurable); then a RAP converter (`rtl-gen rap --banks 32`), the D²MA engine
 //! (`rtl-gen d2ma engine`, 8 CTAs x 4 buffers, 128-byte segments), the banked shared memory
 //! the hashers feed ([`shared_memory`]), and the engine with its data path filling a shared
 //! memory, co-simulated end to end ([`system`]).

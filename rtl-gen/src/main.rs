@@ -34,7 +34,7 @@ Examples:
   rtl-gen cosim out/hash_bvxor_n14_b32
   rtl-gen hash --kind bitwise-xor --addr-bits 14 --banks 32 --configurable --pipeline
   rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out out/
-  rtl-gen cuda layout --layout rap --w 32 --rap-seed 1 --out rap_w32.h
+  rtl-gen cuda layout --kind rap --banks 32 --rap-seed 1 --out rap_w32.h
   rtl-gen swizzle best --elem-bytes 2 --tile 64x64 --access rows,cols --out out/best
   rtl-gen completions bash > ~/.local/share/bash-completion/completions/rtl-gen
   rtl-gen man | man -l -")]

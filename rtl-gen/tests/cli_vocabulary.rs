@@ -26,9 +26,9 @@ fn a_bad_enum_value_lists_the_allowed_ones_in_one_line() {
             "modulo, bitvector-perm, bitvector-xor, bitwise-perm, bitwise-xor, xor-matrix",
         ),
         (
-            &["rap", "--storage", "rom"],
-            "'rom' for '--storage <STORAGE>'",
-            "baked, loadable, packed",
+            &["rap", "--kind", "rom"],
+            "'rom' for '--kind <KIND>'",
+            "rap, ras, 3p",
         ),
         (
             &["d2ma", "dma"],
@@ -36,8 +36,8 @@ fn a_bad_enum_value_lists_the_allowed_ones_in_one_line() {
             "agen, controller, raw-check, engine",
         ),
         (
-            &["congestion", "--scheme", "raw,4p"],
-            "'4p' for '--scheme <SCHEME>'",
+            &["congestion", "--kinds", "raw,4p"],
+            "'4p' for '--kinds <KINDS>'",
             "raw, ras, rap, 1p, r1p, 3p, w2p, 1pw2r",
         ),
         (
@@ -51,8 +51,8 @@ fn a_bad_enum_value_lists_the_allowed_ones_in_one_line() {
             "all, exhaustive, fixed, givargis, mih, gf2",
         ),
         (
-            &["search", "--trace", "t", "--kind", "xor"],
-            "'xor' for '--kind <KIND>'",
+            &["search", "--trace", "t", "--kinds", "xor"],
+            "'xor' for '--kinds <KINDS>'",
             "all, modulo, bitvector-perm",
         ),
         (
@@ -71,8 +71,8 @@ fn a_bad_enum_value_lists_the_allowed_ones_in_one_line() {
             "verilator, iverilog",
         ),
         (
-            &["cuda", "layout", "--layout", "swizzle"],
-            "'swizzle' for '--layout <LAYOUT>'",
+            &["cuda", "layout", "--kind", "swizzle"],
+            "'swizzle' for '--kind <KIND>'",
             "raw, ras, rap, rap-wide",
         ),
         (
@@ -265,4 +265,149 @@ fn hash_config_takes_no_manifest_of_another_family() {
         "{err}"
     );
     assert!(!tmp.path().join("again").exists());
+}
+
+/// Every file below `dir` (relative path, text), without the lines that record the command.
+fn folder_without_command(dir: &Path) -> Vec<(String, String)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(root, &path, out);
+                continue;
+            }
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap())
+                .lines()
+                .filter(|l| !l.contains("rtl-gen rap ") && !l.contains("rtl-gen smem "))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let name = path.strip_prefix(root).unwrap().display().to_string();
+            out.push((name, text));
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// One word, one meaning (issue 34): `--banks` is the bank count (`--w` before), `--kind` one
+/// kind and `--kinds` several (`--ras`, `--dims 4`, `--layout`, `--scheme`, search's `--kind`
+/// before), `--configurable` run-time programmability (`--storage loadable|packed`,
+/// `--loadable`, `--rap-loadable` before), `--lanes` addresses per warp access only (DUT
+/// instances are `--instances`, `--lanes` before); each old spelling gives what the new one
+/// gives.
+#[test]
+fn the_new_words_and_their_old_spellings_give_the_same_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let generate = |out: &str, args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--vectors", "20", "--out", out]);
+        let o = rtl_gen(tmp.path(), &all);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let dir = tmp.path().join(out);
+        let blocks: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(blocks.len(), 1, "{args:?}");
+        let block = blocks.into_iter().next().unwrap().unwrap().path();
+        let name = block.file_name().unwrap().to_string_lossy().into_owned();
+        (name, folder_without_command(&block))
+    };
+    let smem = [
+        "smem", "--lanes", "4", "--banks", "4", "--depth", "8", "--map", "rap",
+    ];
+    let smem_new = [&smem[..], &["--configurable"]].concat();
+    let smem_old = [&smem[..], &["--rap-loadable"]].concat();
+    let cases: [&[&[&str]]; 6] = [
+        &[&["rap", "--banks", "8"], &["rap", "--w", "8"]],
+        &[
+            &["rap", "--banks", "6", "--kind", "ras", "--rap-seed", "3"],
+            &["rap", "--w", "6", "--ras", "--rap-seed", "3"],
+        ],
+        &[
+            &["rap", "--banks", "4", "--kind", "3p"],
+            &["rap", "--w", "4", "--dims", "4"],
+        ],
+        &[
+            &["rap", "--banks", "4", "--configurable"],
+            &["rap", "--w", "4", "--storage", "loadable"],
+            &["rap", "--w", "4", "--loadable"],
+        ],
+        &[
+            &["rap", "--banks", "8", "--configurable", "--packed"],
+            &["rap", "--w", "8", "--storage", "packed"],
+            &["rap", "--w", "8", "--loadable", "--packed"],
+        ],
+        &[&smem_new, &smem_old],
+    ];
+    for (i, spellings) in cases.iter().enumerate() {
+        let (name, files) = generate(&format!("c{i}new"), spellings[0]);
+        for (j, old) in spellings.iter().enumerate().skip(1) {
+            let (old_name, old_files) = generate(&format!("c{i}old{j}"), old);
+            assert_eq!(name, old_name, "{old:?}");
+            assert_eq!(files, old_files, "{old:?} against {:?}", spellings[0]);
+        }
+    }
+    // The same printed output.
+    let printed = |args: &[&str]| {
+        let o = rtl_gen(tmp.path(), args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o).lines().skip(1).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(
+        printed(&["cuda", "layout", "--kind", "ras", "--banks", "8"]),
+        printed(&["cuda", "layout", "--layout", "ras", "--w", "8"])
+    );
+    let congestion = ["--pattern", "stride", "--trials", "50", "--json", "--quiet"];
+    assert_eq!(
+        printed(
+            &[
+                &["congestion", "--banks", "16", "--kinds", "rap"][..],
+                &congestion
+            ]
+            .concat()
+        ),
+        printed(
+            &[
+                &["congestion", "--w", "16", "--scheme", "rap"][..],
+                &congestion
+            ]
+            .concat()
+        )
+    );
+    std::fs::write(tmp.path().join("k.trace"), "0 1 2 3\n0 4 8 12\n").unwrap();
+    for (flag, out) in [("--kinds", "s_new"), ("--kind", "s_old")] {
+        let args = [
+            "search",
+            "--trace",
+            "k.trace",
+            "--addr-bits",
+            "4",
+            "--banks",
+            "4",
+            flag,
+            "bitvector-xor",
+            "--out",
+            out,
+        ];
+        printed(&args);
+    }
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("s_new/best.json")).unwrap(),
+        std::fs::read_to_string(tmp.path().join("s_old/best.json")).unwrap()
+    );
+    // DUT instances: one flag under both spellings, refused past its limit by its new name.
+    for (command, flag) in [
+        (&["cosim", "x", "--fast"][..], "--instances"),
+        (&["cosim", "x", "--fast"], "--lanes"),
+        (&["sweep", "configs"], "--instances"),
+        (&["sweep", "configs"], "--lanes"),
+    ] {
+        let o = rtl_gen(tmp.path(), &[command, &[flag, "100000"]].concat());
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{command:?} {flag}: {err}");
+        assert!(err.starts_with("error: --instances 100000:"), "{err}");
+    }
 }

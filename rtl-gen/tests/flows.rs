@@ -178,15 +178,7 @@ fn every_fusesoc_target_of_a_hasher_passes() {
 #[test]
 fn every_fusesoc_target_of_a_rap_converter_passes() {
     every_target_passes(
-        &[
-            "rap",
-            "--w",
-            "8",
-            "--storage",
-            "loadable",
-            "--vectors",
-            "64",
-        ],
+        &["rap", "--banks", "8", "--configurable", "--vectors", "64"],
         false,
     );
 }
@@ -211,7 +203,7 @@ fn a_broken_vector_fails_the_sim_target() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, manifest) = generate(
         &tmp.path().join("cores"),
-        &["rap", "--w", "8", "--vectors", "16"],
+        &["rap", "--banks", "8", "--vectors", "16"],
     );
     let expected = dir.join(manifest["testbench"]["expected"].as_str().unwrap());
     let text = std::fs::read_to_string(&expected).unwrap();
@@ -652,12 +644,11 @@ fn the_d2ma_agens_entry_registers_compile_and_lint_with_it() {
 fn a_loadable_rap_converters_table_registers_compile_and_lint_with_it() {
     registers_compile_and_lint(&[
         "rap",
-        "--w",
+        "--banks",
         "8",
-        "--dims",
-        "4",
-        "--storage",
-        "loadable",
+        "--kind",
+        "3p",
+        "--configurable",
         "--vectors",
         "16",
     ]);

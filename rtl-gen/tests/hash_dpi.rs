@@ -126,7 +126,7 @@ fn cli_fast_flag() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("--simulator iverilog"), "{err}");
 
-    let out = common::rtl_gen(tmp.path(), &["rap", "--w", "4", "--out", "."]);
+    let out = common::rtl_gen(tmp.path(), &["rap", "--banks", "4", "--out", "."]);
     assert!(out.status.success(), "{out:?}");
     let out = common::rtl_gen(tmp.path(), &["cosim", "rap_w4", "--fast"]);
     let err = String::from_utf8_lossy(&out.stderr);

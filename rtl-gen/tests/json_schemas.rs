@@ -78,7 +78,7 @@ fn manifests_of_every_family_and_timing() {
             "--offsets",
             "one-hot",
         ],
-        &["rap", "--w", "4", "--storage", "loadable"],
+        &["rap", "--banks", "4", "--configurable"],
         &["d2ma", "controller", "--ctas", "2", "--buffers", "2"],
         &["d2ma", "agen", "--vectors", "20"],
         &[
@@ -91,7 +91,15 @@ fn manifests_of_every_family_and_timing() {
             "--vectors",
             "5",
         ],
-        &["rap", "--w", "8", "--dims", "4", "--storage", "packed"],
+        &[
+            "rap",
+            "--banks",
+            "8",
+            "--kind",
+            "3p",
+            "--configurable",
+            "--packed",
+        ],
     ];
     let mut timings = Vec::new();
     for args in commands {
@@ -182,9 +190,9 @@ fn congestion_is_one_document_or_json_lines() {
     let tmp = tempfile::tempdir().unwrap();
     let args = [
         "congestion",
-        "--w",
+        "--banks",
         "16,32",
-        "--scheme",
+        "--kinds",
         "raw,rap",
         "--pattern",
         "stride",
@@ -253,7 +261,7 @@ fn sweep_configs_results_document() {
             "3",
             "--banks",
             "2",
-            "--lanes",
+            "--instances",
             "1",
             "--out",
             "cs",

@@ -165,7 +165,7 @@ fn congestion_work_and_search_spaces_are_bounded_up_front() {
     };
     let err = line(&search("64", "65536"));
     assert!(
-        err.contains("too large") && err.contains("restrict --kind or --heuristic"),
+        err.contains("too large") && err.contains("restrict --kinds or --heuristic"),
         "{err}"
     );
     assert!(!tmp.path().join("s").exists());

@@ -31,20 +31,21 @@ fn bad_permutations_are_refused_naming_the_culprit() {
         "4 is out of range, 3 is missing",
     );
     refused(
-        &["rap", "--perm", "1,0", "--w", "4"],
-        "2 entries but --w is 4",
+        &["rap", "--perm", "1,0", "--banks", "4"],
+        "2 entries but --banks is 4",
     );
     refused(
         &["rap", "--perm", "1,x"],
         "`x` is not an unsigned 64-bit integer",
     );
     refused(
-        &["rap", "--w", "1"],
-        "--w 1: out of range: allowed 2 to 1024",
+        &["rap", "--banks", "1"],
+        "--banks 1: out of range: allowed 2 to 1024",
     );
+    refused(&["rap", "--banks", "2048"], "--banks 2048: out of range");
     refused(&["rap", "--w", "2048"], "--w 2048: out of range");
     refused(
-        &["rap", "--ras", "--shifts", "0,5,1"],
+        &["rap", "--kind", "ras", "--shifts", "0,5,1"],
         "5 is out of range: each shift is 0 to 2",
     );
     refused(
@@ -52,28 +53,28 @@ fn bad_permutations_are_refused_naming_the_culprit() {
         "--perm 0,2,1,3: not wide: rows 0 and 1 of the first half both have a shift = 0 mod 2",
     );
     refused(
-        &["rap", "--w", "7", "--wide"],
-        "--w 7: out of range: allowed an even number",
+        &["rap", "--banks", "7", "--wide"],
+        "--banks 7: out of range: allowed an even number",
     );
     refused(
-        &["rap", "--storage", "packed", "--loadable"],
-        "'--storage <STORAGE>' cannot be used with '--loadable'",
+        &["rap", "--storage", "packed", "--configurable"],
+        "'--storage <STORAGE>' cannot be used with '--configurable'",
     );
     refused(
-        &["rap", "--dims", "4", "--perm", "1,0"],
-        "--dims 4: the 3P converter draws its three permutations from --rap-seed",
+        &["rap", "--kind", "3p", "--perm", "1,0"],
+        "--kind 3p: the 3P converter draws its three permutations from --rap-seed",
     );
     refused(
         &["rap", "--dims", "3"],
         "invalid value '3' for '--dims <DIMS>' [possible values: 2, 4]",
     );
     refused(
-        &["rap", "--dims", "4", "--w", "2048"],
-        "--w 2048: out of range",
+        &["rap", "--kind", "3p", "--banks", "2048"],
+        "--banks 2048: out of range",
     );
     refused(
-        &["congestion", "--scheme", "xyz"],
-        "invalid value 'xyz' for '--scheme <SCHEME>' [possible values: raw, ras, rap, 1p",
+        &["congestion", "--kinds", "xyz"],
+        "invalid value 'xyz' for '--kinds <KINDS>' [possible values: raw, ras, rap, 1p",
     );
     refused(
         &["congestion", "--dims", "4", "--pattern", "diagonal"],
@@ -89,7 +90,7 @@ fn bad_permutations_are_refused_naming_the_culprit() {
 fn rap_writes_a_block_and_congestion_prints_records() {
     let tmp = tempfile::tempdir().unwrap();
     let out = rtl_gen(
-        &["rap", "--w", "8", "--rap-seed", "7", "--out", "out"],
+        &["rap", "--banks", "8", "--rap-seed", "7", "--out", "out"],
         tmp.path(),
     );
     assert!(
@@ -113,7 +114,7 @@ fn rap_writes_a_block_and_congestion_prints_records() {
     assert_eq!(manifest["configuration"]["seed"], 7);
     let first = std::fs::read(dir.join("rap_w8.v")).unwrap();
     let again = rtl_gen(
-        &["rap", "--w", "8", "--rap-seed", "7", "--out", "out"],
+        &["rap", "--banks", "8", "--rap-seed", "7", "--out", "out"],
         tmp.path(),
     );
     assert!(again.status.success());
@@ -128,9 +129,9 @@ fn rap_writes_a_block_and_congestion_prints_records() {
         let out = rtl_gen(
             &[
                 "congestion",
-                "--w",
+                "--banks",
                 "16",
-                "--scheme",
+                "--kinds",
                 "rap",
                 "--trials",
                 "300",

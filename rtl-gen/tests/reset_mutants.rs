@@ -54,7 +54,7 @@ fn loadable_rap_converter_resets_asynchronously_to_its_tables() {
     let tmp = tempfile::tempdir().unwrap();
     let block = generate(
         tmp.path(),
-        &["rap", "--w", "8", "--loadable", "--vectors", "2000"],
+        &["rap", "--banks", "8", "--configurable", "--vectors", "2000"],
         "rap_w8_load",
     );
     let (_, report) = rtl_gen::cosim::run(&block, "iverilog").unwrap();

@@ -70,7 +70,14 @@ fn bad_input_is_refused_in_one_line() {
             "--depth 16: RAP maps 32 x 32 tiles",
         ),
         (vec!["--rap-seed", "3"], "apply to --map rap only"),
-        (vec!["--configurable"], "apply to --map hash only"),
+        (
+            vec!["--configurable"],
+            "--configurable given: the modulo map has nothing to configure",
+        ),
+        (
+            vec!["--map", "rap", "--hash-config", shape_only],
+            "--hash-config given: applies to --map hash only",
+        ),
         (vec!["--fill-words", "0"], "--fill-words 0: out of range"),
         (
             vec!["--counter-bits", "65"],

@@ -5,7 +5,10 @@
 //!
 //! Every command speaks the same words: `--seed` is the seed of the random test vectors (of the
 //! trials for `congestion`), `--vectors` their budget, `--jobs` the work items run at once and
-//! `--quiet` silences progress. Old spellings stay as hidden aliases for one release.
+//! `--quiet` silences progress; `--banks` is a bank count, `--lanes` the addresses of one warp
+//! access (DUT copies are `--instances`), `--kind` one kind of block and `--kinds` several,
+//! `--configurable` a configuration taken at run time and `--storage` how a table is held.
+//! Old spellings stay as hidden aliases for one release.
 
 pub mod hash_config;
 

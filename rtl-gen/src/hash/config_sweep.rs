@@ -48,7 +48,7 @@ pub struct ConfigSweepPlan {
     /// Configurations sampled where sampled.
     pub samples: usize,
     /// DUT instances side by side in the testbench.
-    pub lanes: usize,
+    pub instances: usize,
     /// Output folder.
     pub out: PathBuf,
 }
@@ -126,7 +126,7 @@ pub fn run(
                 samples: plan.samples,
                 seed: SAMPLE_SEED,
             };
-            Ok(dpi::run(&dir, stimulus, plan.lanes)?.1)
+            Ok(dpi::run(&dir, stimulus, plan.instances)?.1)
         })();
         match outcome {
             Ok(report) => result.report = Some(report),

@@ -137,12 +137,12 @@ pub fn plan(manifest: &Manifest, stimulus: HashPlanStimulus) -> Result<HashPlan,
     })
 }
 
-/// Runs the block in `dir` under Verilator with the DPI-C testbench (`lanes` DUT instances
+/// Runs the block in `dir` under Verilator with the DPI-C testbench (`instances` DUT instances
 /// side by side) checking `stimulus`; builds in `<dir>/build/`.
 pub fn run(
     dir: &Path,
     stimulus: HashPlanStimulus,
-    lanes: usize,
+    instances: usize,
 ) -> Result<(Manifest, CosimReport), Error> {
     let (manifest, _) = Manifest::load(dir)?;
     let plan = plan(&manifest, stimulus)?;
@@ -162,7 +162,7 @@ pub fn run(
     let dir = std::path::absolute(dir).map_err(Error::io(dir))?;
     let work = dir.join("build");
     let tb_dir = work.join("dpi");
-    let tb = write_dpi_testbench(&tb_dir, &harness(&manifest), MODEL, lanes)?;
+    let tb = write_dpi_testbench(&tb_dir, &harness(&manifest), MODEL, instances)?;
     let plan_path = tb_dir.join("plan.json");
     let text = serde_json::to_string_pretty(&plan).unwrap_or_else(|e| unreachable!("{e}"));
     std::fs::write(&plan_path, text).map_err(Error::io(&plan_path))?;

@@ -346,7 +346,7 @@ fn read_raw_check(root: &Field) -> Result<RawCheckBlock, ProveError> {
     Ok(RawCheckBlock { ctas, buffers })
 }
 
-/// The largest `w` a converter has (`rtl-gen rap --w`).
+/// The largest `w` a converter has (`rtl-gen rap --banks`).
 const MAX_W: u32 = 1024;
 
 fn read_rap(root: &Field) -> Result<RapBlock, ProveError> {

@@ -90,7 +90,7 @@ impl ConverterMap {
     }
 }
 
-/// Where a converter holds its tables (`--storage`).
+/// Where a converter holds its tables (`--configurable`, `--packed`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Storage {
     /// Baked into logic.
@@ -230,8 +230,8 @@ impl RapDesign {
     pub fn with_packed(mut self) -> Result<Self, Error> {
         if !self.loadable {
             return Err(Error::BadFlag {
-                flag: "--storage",
-                value: "packed of a baked converter".into(),
+                flag: "--packed",
+                value: "given for a baked converter".into(),
                 message: "packing applies to a register file; a baked table is a ROM either way"
                     .into(),
             });
@@ -507,7 +507,7 @@ mod tests {
             .with_packed()
             .unwrap_err()
             .to_string();
-        assert!(err.contains("--storage"), "{err}");
+        assert!(err.contains("--packed"), "{err}");
         let wide = RapDesign::drawn(LayoutKind::Rap, 32, 7, true, false, false).unwrap();
         assert!(wide.wide() && wide.config().wide);
         let err = RapDesign::drawn(LayoutKind::Rap, 7, 7, true, false, false)

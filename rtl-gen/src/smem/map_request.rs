@@ -18,7 +18,7 @@ pub enum MapKind {
     Modulo,
     /// A hasher (--hash-config), fixed or --configurable.
     Hash,
-    /// RAP on banks x banks tiles (--rap-seed, --rap-wide, --rap-loadable).
+    /// RAP on banks x banks tiles (--rap-seed, --rap-wide), baked or --configurable.
     Rap,
 }
 
@@ -32,9 +32,11 @@ pub struct MapRequest {
     /// `rtl-gen search`'s best.json) with log2(banks x depth) address bits and --banks banks.
     #[arg(long)]
     pub hash_config: Option<PathBuf>,
-    /// --map hash: hold the hash in a configuration register written through cfg_we_i/cfg_i
-    /// (the file's configuration is its reset value).
-    #[arg(long)]
+    /// Take the map at run time: --map hash holds the hash in a configuration register
+    /// written through cfg_we_i/cfg_i (the file's configuration is its reset value); --map rap
+    /// its table in registers written through perm_we_i (reset to the seeded permutation).
+    /// `--rap-loadable` is its old spelling for --map rap.
+    #[arg(long, alias = "rap-loadable")]
     pub configurable: bool,
     /// --map rap: seed of the permutation [default: 1].
     #[arg(long)]
@@ -42,9 +44,6 @@ pub struct MapRequest {
     /// --map rap: a permutation conflict-free for 8-byte words too (Permutation::random_wide).
     #[arg(long)]
     pub rap_wide: bool,
-    /// --map rap: the table in registers written through perm_we_i (else baked in).
-    #[arg(long)]
-    pub rap_loadable: bool,
 }
 
 fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
@@ -64,7 +63,6 @@ impl MapRequest {
             ("--configurable", self.configurable),
             ("--rap-seed", self.rap_seed.is_some()),
             ("--rap-wide", self.rap_wide),
-            ("--rap-loadable", self.rap_loadable),
         ]
         .into_iter()
         .filter_map(|(flag, given)| given.then_some(flag))
@@ -74,15 +72,19 @@ impl MapRequest {
     /// The map asked for, validated against the shape: a map's specification.
     pub fn spec(&self, shape: Shape) -> Result<MapSpec, Error> {
         let map = self.map.unwrap_or(MapKind::Modulo);
-        let rap_flags = self.rap_seed.is_some() || self.rap_wide || self.rap_loadable;
+        let rap_flags = self.rap_seed.is_some() || self.rap_wide;
         if map != MapKind::Rap && rap_flags {
             return Err(bad("--rap-*", "given", "apply to --map rap only"));
         }
-        if map != MapKind::Hash && (self.hash_config.is_some() || self.configurable) {
+        if map != MapKind::Hash && self.hash_config.is_some() {
+            return Err(bad("--hash-config", "given", "applies to --map hash only"));
+        }
+        if map == MapKind::Modulo && self.configurable {
             return Err(bad(
-                "--hash-config/--configurable",
+                "--configurable",
                 "given",
-                "apply to --map hash only",
+                "the modulo map has nothing to configure: --configurable applies to --map hash \
+                 or --map rap",
             ));
         }
         let geometry = Geometry::new(shape.addr_bits(), u64::from(shape.banks()))?;
@@ -121,7 +123,7 @@ impl MapRequest {
                     shape.banks(),
                     seed,
                     self.rap_wide,
-                    self.rap_loadable,
+                    self.configurable,
                     false,
                 )?;
                 Ok(MapSpec::Rap(rap))
