@@ -1,7 +1,7 @@
 //! `rtl-gen smem`: generate a banked shared memory with a hasher or RAP in front of its banks,
 //! and replay kernels through it.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use models::smem::Shape;
 use rtl_gen::smem::replay::{self, Row};
 use rtl_gen::smem::vectors::SmemPlan;
@@ -9,6 +9,24 @@ use rtl_gen::smem::{MapRequest, SmemDesign};
 use rtl_gen::{limits, Error};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// The ports of the memory's top module.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InterfaceArg {
+    /// One warp access a cycle with a mask, one response per access, the fill port.
+    Native,
+    /// Vortex's VX_local_mem (a request and a response per lane, tags, the DCR bus).
+    Vortex,
+}
+
+/// On or off.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    /// On.
+    On,
+    /// Off.
+    Off,
+}
 
 /// Arguments of `rtl-gen smem`.
 #[derive(Args)]
@@ -26,6 +44,9 @@ Examples:
   rtl-gen smem --map hash --hash-config cfg.json --configurable --sram-macro sram_512x32 --out out/
   rtl-gen synth out/smem_l32_b32_d512_bvxor_cfg_macro --liberty ../shared/pdk/nangate45_typ.lib.gz
   rtl-gen smem --map modulo --replay kernels/fwt.trace kernels/lud.trace --out out/
+  rtl-gen smem --lanes 4 --banks 4 --depth 1024 --interface vortex --out out/
+  rtl-gen smem --lanes 4 --banks 4 --depth 1024 --map hash --hash-config best.json \
+      --configurable --interface vortex --broadcast off --out out/
 
 Exit status: 0 on success; 1 when a replay's RTL cycles differ from the model's; 2 on bad input
 (nothing is written) or a failed simulation.")]
@@ -54,6 +75,18 @@ pub struct SmemArgs {
     /// Bits of each performance counter (1 to 64).
     #[arg(long, default_value_t = 32)]
     counter_bits: u32,
+    /// Serve lanes that read one word with one bank read (off: every lane its own bank access,
+    /// as Vortex's own local memory).
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    broadcast: Switch,
+    /// The top's ports: native, or Vortex's VX_local_mem (docs/SMEM.md, Vortex interface;
+    /// Vortex's 16 KiB default is --lanes 4 --banks 4 --depth 1024).
+    #[arg(long, value_enum, default_value_t = InterfaceArg::Native)]
+    interface: InterfaceArg,
+    /// --interface vortex: bits of a request's tag, Vortex's TAG_WIDTH (2 in a release
+    /// rtlsim, 45 with DEBUG: a 44-bit UUID).
+    #[arg(long, default_value_t = 2)]
+    tag_bits: u32,
     /// Output folder; the block goes to <out>/<module name>/.
     #[arg(long, default_value = "out")]
     out: PathBuf,
@@ -93,13 +126,17 @@ pub fn run(args: SmemArgs, command: &str) -> Result<ExitCode, Error> {
     )?;
     let shape = Shape::new(args.lanes, args.banks, args.depth, args.word_bytes)?;
     let map = args.map.spec(shape)?;
-    let design = SmemDesign::new(
+    let mut design = SmemDesign::new(
         shape,
         map,
         args.fill_words,
         args.sram_macro.clone(),
         args.counter_bits,
-    )?;
+    )?
+    .with_broadcast(args.broadcast == Switch::On)?;
+    if args.interface == InterfaceArg::Vortex {
+        design = design.with_vortex(args.tag_bits)?;
+    }
     let plan = SmemPlan {
         seed: args.seed,
         random: args.vectors,

@@ -102,6 +102,35 @@ fn bad_input_is_refused_in_one_line() {
             "--vectors 200001: at most 200000 (random warp accesses",
         ),
         (
+            vec!["--interface", "vortex", "--fill-words", "2"],
+            "--fill-words 2: the Vortex interface has no fill port",
+        ),
+        (
+            vec!["--interface", "vortex", "--tag-bits", "0"],
+            "--tag-bits 0: out of range: allowed 1 to 64",
+        ),
+        (
+            vec!["--interface", "vortex", "--replay", wide],
+            "--replay given: replays through the native interface",
+        ),
+        (
+            vec!["--interface", "axi"],
+            "invalid value 'axi' for '--interface <INTERFACE>'",
+        ),
+        (
+            vec![
+                "--broadcast",
+                "off",
+                "--word-bytes",
+                "8",
+                "--lanes",
+                "32",
+                "--banks",
+                "16",
+            ],
+            "--broadcast off: needs the lanes served as one group",
+        ),
+        (
             vec!["--simulator", "xsim", "--replay", wide],
             "invalid value 'xsim' for '--simulator <SIMULATOR>'",
         ),

@@ -48,17 +48,7 @@ fn cosim(d: &SmemDesign, random: usize, simulator: &str) {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         synth::check(&rtl, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
-    let (manifest, report) = rtl_gen::cosim::run(&dir, simulator).unwrap();
-    eprintln!(
-        "{}: {} vectors under {simulator}, build {:.1} s, run {:.1} s",
-        manifest.top, report.vectors, report.build_seconds, report.run_seconds
-    );
-    assert_eq!(
-        report.failed, 0,
-        "{}: {:?}",
-        manifest.top, report.mismatches
-    );
-    assert_eq!(report.passed, manifest.testbench.vectors);
+    common::assert_cosim_passes(&dir, simulator);
 }
 
 #[test]
@@ -123,6 +113,15 @@ fn rap_at_32_lanes_by_64_banks() {
 fn eight_byte_words_fill_beats_and_macros() {
     let d = common::smem((4, 2, 8, 8), "bvxor-cfg", 2, Some("sram_8x64"));
     assert_eq!(d.groups(), 2);
+    cosim(&d, RANDOM, "verilator");
+}
+
+/// Without the broadcast (`--broadcast off`): lanes that read one word take a pass each.
+#[test]
+fn fixed_xor_without_broadcast_at_8_lanes_by_8_banks() {
+    let d = common::smem((8, 8, 8, 4), "xor", 1, None)
+        .with_broadcast(false)
+        .unwrap();
     cosim(&d, RANDOM, "verilator");
 }
 

@@ -37,7 +37,7 @@
 //! sum over accesses is the sum of [`passes`]), `conflict_cycles` every slot after an access's
 //! first (its `passes - 1`).
 
-use super::{passes, Access, Map, Memory, Shape};
+use super::{passes, serial_passes, Access, Map, Memory, Shape};
 
 /// One cycle of inputs.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -128,10 +128,12 @@ pub struct CycleModel {
     response: Option<Response>,
     last_was_warp: bool,
     counters: Counters,
+    broadcast: bool,
 }
 
 impl CycleModel {
-    /// The memory after reset: empty pipeline, every word 0, `map` in front of the banks.
+    /// The memory after reset: empty pipeline, every word 0, `map` in front of the banks, with
+    /// the broadcast.
     pub fn new(shape: Shape, map: Map) -> Self {
         Self {
             shape,
@@ -142,7 +144,31 @@ impl CycleModel {
             response: None,
             last_was_warp: false,
             counters: Counters::default(),
+            broadcast: true,
         }
+    }
+
+    /// The same memory with the broadcast on or off: without it an access takes
+    /// [`serial_passes`] bank cycles (every active lane one bank access).
+    ///
+    /// # Panics
+    /// Without the broadcast, if the shape serves its lanes in several groups.
+    pub fn with_broadcast(self, broadcast: bool) -> Self {
+        assert!(
+            broadcast || self.shape.group_lanes() == self.shape.lanes(),
+            "a memory without the broadcast serves its lanes as one group"
+        );
+        Self { broadcast, ..self }
+    }
+
+    /// The memory's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The response shown in this cycle (before the edge), if any.
+    pub fn response(&self) -> Option<&Response> {
+        self.response.as_ref()
     }
 
     /// The map the next accepted access goes through.
@@ -227,7 +253,11 @@ impl CycleModel {
     /// An accepted access: its passes under the current map, and its effect on the memory
     /// (accesses act in acceptance order, so applying it now is exact).
     fn accept(&mut self, access: &Access, fill: bool) -> Granting {
-        let passes = passes(self.shape, &self.map, access);
+        let passes = if self.broadcast {
+            passes(self.shape, &self.map, access)
+        } else {
+            serial_passes(self.shape, &self.map, access)
+        };
         let data = self.memory.apply(self.shape, &self.map, access);
         let mut data = data;
         data.resize(self.shape.lanes() as usize, 0);

@@ -11,9 +11,15 @@
 //! [`crate::congestion`] computes; for 8-byte words the half-warp rule measured on an H100
 //! (docs/GPU.md): loads as [`WideModel::LoadGroups`], stores as [`WideModel::Groups`].
 //!
-//! - [`cycle`]: the cycle model of the generated RTL, on top of [`passes`] and [`Memory`].
+//! Without the broadcast (`rtl-gen smem --broadcast off`, Vortex's own behaviour) every active
+//! lane is a bank access of its own: an access takes [`serial_passes`] bank cycles.
+//!
+//! - [`cycle`]: the cycle model of the generated RTL, on top of [`passes`] and [`Memory`];
+//! - [`lanes`]: the per-lane front end of `--interface vortex` (Vortex's `VX_mem_bus_if`) on
+//!   top of [`cycle`].
 
 pub mod cycle;
+pub mod lanes;
 
 use crate::congestion::{wide_congestion_of_threads, WideModel};
 use crate::rap::ShiftLayout;
@@ -227,6 +233,40 @@ pub fn passes(shape: Shape, map: &Map, access: &Access) -> u32 {
     wide_congestion_of_threads(&threads, word_bytes, gpu_banks, model)
 }
 
+/// How many bank cycles `access` takes without the broadcast: every active lane is a bank
+/// access of its own, so the most active lanes that ask one bank, whatever their words. An
+/// access with no active lane takes 0.
+///
+/// # Panics
+/// If the shape serves its lanes in several groups (8-byte words over fewer banks than lanes,
+/// the half-warp rule): a memory without the broadcast has one group.
+pub fn serial_passes(shape: Shape, map: &Map, access: &Access) -> u32 {
+    assert_eq!(
+        shape.group_lanes(),
+        shape.lanes(),
+        "a memory without the broadcast serves its lanes as one group"
+    );
+    let banks = u64::from(shape.banks());
+    let mut per_bank = std::collections::HashMap::<u64, u32>::new();
+    for lane in access.lanes.iter().flatten() {
+        *per_bank
+            .entry(map.index(lane.addr, shape.banks()) % banks)
+            .or_insert(0) += 1;
+    }
+    per_bank.into_values().max().unwrap_or(0)
+}
+
+/// The active lanes of `access` that ask for a word a lower active lane asks for: the lanes the
+/// broadcast serves without a bank access of their own (reads), or whose bytes merge into a
+/// lower lane's word (writes).
+pub fn repeated_words(shape: Shape, map: &Map, access: &Access) -> u32 {
+    let mut seen = std::collections::HashSet::new();
+    let active = access.lanes.iter().flatten();
+    active
+        .filter(|lane| !seen.insert(map.index(lane.addr, shape.banks())))
+        .count() as u32
+}
+
 /// The contents of the memory, keyed by physical index. A word never written reads as 0.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Memory {
@@ -336,6 +376,25 @@ mod tests {
             ..Access::read(&twice)
         };
         assert_eq!(passes(shape, &map, &store), 2);
+    }
+
+    /// Without the broadcast every lane counts: a broadcast of one word by 32 lanes takes 32
+    /// passes, the transpose store still 8 (its words are distinct), linear words 1.
+    #[test]
+    fn serial_passes_count_lanes_not_words() {
+        let shape = Shape::new(32, 32, 512, 4).unwrap();
+        let map = modulo(shape);
+        assert_eq!(serial_passes(shape, &map, &Access::read(&[7; 32])), 32);
+        let store: Vec<u64> = (0..32u64).map(|t| (t % 16) * 16 + t / 16).collect();
+        assert_eq!(serial_passes(shape, &map, &Access::read(&store)), 8);
+        let linear: Vec<u64> = (0..32).collect();
+        assert_eq!(serial_passes(shape, &map, &Access::read(&linear)), 1);
+        let pairs: Vec<u64> = (0..32).map(|t| t / 2).collect();
+        assert_eq!(serial_passes(shape, &map, &Access::read(&pairs)), 2);
+        assert_eq!(passes(shape, &map, &Access::read(&pairs)), 1);
+        assert_eq!(repeated_words(shape, &map, &Access::read(&pairs)), 16);
+        assert_eq!(repeated_words(shape, &map, &Access::read(&[7; 32])), 31);
+        assert_eq!(repeated_words(shape, &map, &Access::read(&linear)), 0);
     }
 
     #[test]

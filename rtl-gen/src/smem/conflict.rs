@@ -3,8 +3,8 @@
 //!   row: one physical word), and clears the byte enables a higher lane overrides on the same
 //!   word, so that the banks take each byte from the highest lane that writes it;
 //! - `<top>_one_pass` says whether a set of lanes is served in one pass: no two of its lanes
-//!   ask one bank for different words (a *clash*) and, under the half-warp rule, all of them
-//!   are in one group of lanes.
+//!   ask one bank for different words (a *clash*; without the broadcast, any two lanes of one
+//!   bank clash) and, under the half-warp rule, all of them are in one group of lanes.
 //!
 //! Pair vectors list the pairs `(i, j)`, `i < j`, column by column ([`SmemDesign::pair`]), so
 //! the pairs of lane `j` with every lower lane are one part select.
@@ -27,7 +27,11 @@ pub fn one_pass(design: &SmemDesign, header: Vec<String>) -> Module {
     let conflict = module.input(
         "conflict_i",
         design.pairs(),
-        "Per lane pair: the two lanes ask one bank for different words.",
+        if design.broadcast() {
+            "Per lane pair: the two lanes ask one bank for different words."
+        } else {
+            "Per lane pair: the two lanes ask one bank (no broadcast)."
+        },
     );
     let clash_free_o = module.output(
         "clash_free_o",
@@ -56,6 +60,16 @@ pub fn one_pass(design: &SmemDesign, header: Vec<String>) -> Module {
         module.assign(&one_pass_o, clash_free_o.expr());
     }
     module
+}
+
+/// Wire `conflict`: per lane pair, whether the two lanes cannot share a pass: one bank and
+/// different words (`same_word` given: the broadcast serves one word to many lanes), or one
+/// bank (no broadcast).
+pub fn clashes(module: &mut Module, same_bank: &Signal, same_word: Option<&Signal>) -> Signal {
+    match same_word {
+        Some(same_word) => module.wire_of("conflict", same_bank.expr().and(!same_word.expr())),
+        None => module.wire_of("conflict", same_bank.expr()),
+    }
 }
 
 /// Wire `group_any`: bit `g` is set when a lane of group `g` is in `set`.
@@ -118,7 +132,11 @@ pub fn build(design: &SmemDesign, one_pass: &Module, header: Vec<String>) -> Mod
             module.assign_bit(&same_word, p, same_bank.bit(p).and(row_eq));
         }
     }
-    let conflict = module.wire_of("conflict", same_bank.expr().and(!same_word.expr()));
+    let conflict = clashes(
+        &mut module,
+        &same_bank,
+        design.broadcast().then_some(&same_word),
+    );
     let out = module.instantiate(
         one_pass,
         "one_pass",

@@ -30,6 +30,38 @@ pub enum MapSpec {
     Rap(RapDesign),
 }
 
+/// The ports of a memory's top module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interface {
+    /// One warp access a cycle (a mask, a write flag, per lane an address, data and byte
+    /// enables), one response per access, the fill port, the counters.
+    Native,
+    /// Vortex's `VX_local_mem`: a request and a response channel per lane with tags of
+    /// `tag_bits` bits, the map's configuration written through Vortex's DCR bus
+    /// (`super::vortex`).
+    Vortex {
+        /// Bits of a request's tag (Vortex's `TAG_WIDTH`).
+        tag_bits: u32,
+    },
+}
+
+/// The first Vortex DCR address of the map's configuration: the DCR write to address
+/// `DCR_BASE + i` loads bits `[32 i +: 32]` of the configuration register (a loadable RAP
+/// table: entry `i`). Vortex's own DCRs end below it (`VX_DCR_BASE_STATE_END`, 0x006).
+pub const DCR_BASE: u32 = 0x010;
+
+/// Bits of a Vortex DCR address and data word (`VX_DCR_ADDR_WIDTH`, `VX_DCR_DATA_WIDTH`).
+pub const DCR_ADDR_BITS: u32 = 12;
+/// Bits of a Vortex DCR data word.
+pub const DCR_DATA_BITS: u32 = 32;
+
+/// Largest tag of the Vortex interface, in bits.
+pub const MAX_TAG_BITS: u32 = 64;
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
 /// The configuration a shared memory records in its manifest.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SmemConfig {
@@ -61,6 +93,38 @@ pub struct SmemConfig {
     pub sram_macro: Option<String>,
     /// Bits of each counter.
     pub counter_bits: u32,
+    /// Whether lanes that read one word share one bank read (absent: on).
+    #[serde(skip_serializing_if = "is_true")]
+    pub broadcast: bool,
+    /// The Vortex interface, if the top has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vortex: Option<VortexConfig>,
+}
+
+/// What the manifest records of the Vortex interface (docs/SMEM.md, Vortex interface).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VortexConfig {
+    /// Bits of a request's tag (`TAG_WIDTH`).
+    pub tag_bits: u32,
+    /// The local memory's size in bytes (`SIZE`).
+    pub size_bytes: u64,
+    /// Bits of a lane's word address (`ADDR_WIDTH`).
+    pub addr_bits: u32,
+    /// The first DCR address of the configuration.
+    pub dcr_base: u32,
+    /// DCR words the configuration takes (0 for a fixed map).
+    pub dcr_words: u32,
+    /// What a DCR word loads: `configuration` (bits `[32 i +: 32]` of the register) or
+    /// `rap-entry` (entry `i` of the RAP table, in the low bits); absent for a fixed map.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dcr_layout: Option<String>,
+    /// The configuration register's reset value, hex (`SmemDesign::cfg_value` of the given
+    /// hash), for a configurable hash.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cfg_value: Option<String>,
+    /// The configuration register's fields, for a configurable hash.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cfg_fields: Vec<crate::manifest::ManifestField>,
 }
 
 /// A validated shared memory.
@@ -71,6 +135,8 @@ pub struct SmemDesign {
     fill_words: u32,
     sram_macro: Option<String>,
     counter_bits: u32,
+    broadcast: bool,
+    interface: Interface,
 }
 
 /// Verilog keywords a macro name must not take.
@@ -183,6 +249,8 @@ impl SmemDesign {
             fill_words,
             sram_macro: None,
             counter_bits,
+            broadcast: true,
+            interface: Interface::Native,
         };
         if let Some(name) = &sram_macro {
             design.check_macro_name(name)?;
@@ -191,6 +259,102 @@ impl SmemDesign {
             sram_macro,
             ..design
         })
+    }
+
+    /// The same memory with the broadcast of same-word reads on (the default) or off (every
+    /// active lane one bank access, as Vortex's own local memory). Refused off where lanes are
+    /// served in groups (8-byte words over fewer banks than lanes: the half-warp rule).
+    pub fn with_broadcast(self, broadcast: bool) -> Result<Self, Error> {
+        if !broadcast && self.groups() > 1 {
+            return Err(Error::BadFlag {
+                flag: "--broadcast",
+                value: "off".into(),
+                message: format!(
+                    "needs the lanes served as one group: with 8-byte words --lanes ({}) at most \
+                     --banks ({})",
+                    self.shape.lanes(),
+                    self.shape.banks()
+                ),
+            });
+        }
+        Ok(Self { broadcast, ..self })
+    }
+
+    /// The same memory behind the Vortex interface (`VX_local_mem`'s ports, tags of `tag_bits`
+    /// bits). Refused with fill beats of several words (the interface has no fill port) and
+    /// tags outside 1 to [`MAX_TAG_BITS`] bits.
+    pub fn with_vortex(self, tag_bits: u32) -> Result<Self, Error> {
+        if self.fill_words != 1 {
+            return Err(Error::BadFlag {
+                flag: "--fill-words",
+                value: self.fill_words.to_string(),
+                message: "the Vortex interface has no fill port: leave --fill-words at 1".into(),
+            });
+        }
+        if !(1..=MAX_TAG_BITS).contains(&tag_bits) {
+            return Err(Error::Model(models::Error::OutOfRange {
+                name: "tag_bits".into(),
+                value: tag_bits.to_string(),
+                allowed: format!("1 to {MAX_TAG_BITS}"),
+            }));
+        }
+        Ok(Self {
+            interface: Interface::Vortex { tag_bits },
+            ..self
+        })
+    }
+
+    /// Whether lanes that read one word share one bank read.
+    pub fn broadcast(&self) -> bool {
+        self.broadcast
+    }
+
+    /// The top module's interface.
+    pub fn interface(&self) -> Interface {
+        self.interface
+    }
+
+    /// The tag bits of the Vortex interface, if the top has it.
+    pub fn vortex_tag_bits(&self) -> Option<u32> {
+        match self.interface {
+            Interface::Native => None,
+            Interface::Vortex { tag_bits } => Some(tag_bits),
+        }
+    }
+
+    /// The pipeline's module: the top itself, or `<name>_pipe` behind the Vortex interface.
+    pub fn pipeline_name(&self) -> String {
+        match self.interface {
+            Interface::Native => self.name(),
+            Interface::Vortex { .. } => format!("{}_pipe", self.name()),
+        }
+    }
+
+    /// Bits carried with an access to its response through the pipeline (`req_meta_i` to
+    /// `resp_meta_o`): behind the Vortex interface the reading lanes and each lane's tag; 0
+    /// otherwise.
+    pub fn meta_bits(&self) -> u32 {
+        self.vortex_tag_bits()
+            .map_or(0, |t| self.shape.lanes() * (t + 1))
+    }
+
+    /// The DCR words the map's configuration takes behind the Vortex interface: the register
+    /// in 32-bit words for a configurable hash, one word per entry of a loadable RAP table, none
+    /// for a fixed map.
+    pub fn dcr_words(&self) -> u32 {
+        if self.configurable() {
+            self.cfg_width().div_ceil(DCR_DATA_BITS)
+        } else if self.loadable() {
+            self.shape.banks()
+        } else {
+            0
+        }
+    }
+
+    /// The model of the memory cycle by cycle, after reset.
+    pub fn cycle_model(&self) -> models::smem::cycle::CycleModel {
+        models::smem::cycle::CycleModel::new(self.shape, self.reset_map())
+            .with_broadcast(self.broadcast)
     }
 
     fn check_macro_name(&self, name: &str) -> Result<(), Error> {
@@ -245,8 +409,9 @@ impl SmemDesign {
 
     /// The module name: `smem_l<lanes>_b<banks>_d<depth>`, then `_w8` for 8-byte words, the
     /// map's tag (none for modulo; the hash kind's tag, `_cfg` when configurable; `rap`/`ras`,
-    /// `_load` when loadable), `_f<words>` for fill beats of several words and `_macro` when the
-    /// banks are SRAM macros.
+    /// `_load` when loadable), `_nobc` without the broadcast, `_f<words>` for fill beats of
+    /// several words, `_macro` when the banks are SRAM macros and `_vx` behind the Vortex
+    /// interface.
     pub fn name(&self) -> String {
         let s = self.shape;
         let mut name = format!("smem_l{}_b{}_d{}", s.lanes(), s.banks(), s.depth());
@@ -274,11 +439,17 @@ impl SmemDesign {
                 }
             }
         }
+        if !self.broadcast {
+            name.push_str("_nobc");
+        }
         if self.fill_words > 1 {
             name.push_str(&format!("_f{}", self.fill_words));
         }
         if self.sram_macro.is_some() {
             name.push_str("_macro");
+        }
+        if self.vortex_tag_bits().is_some() {
+            name.push_str("_vx");
         }
         name
     }
@@ -442,7 +613,49 @@ impl SmemDesign {
             fill_words: self.fill_words,
             sram_macro: self.sram_macro.clone(),
             counter_bits: self.counter_bits,
+            broadcast: self.broadcast,
+            vortex: self
+                .vortex_tag_bits()
+                .map(|tag_bits| self.vortex_config(tag_bits)),
         }
+    }
+
+    /// What the manifest records of the Vortex interface.
+    fn vortex_config(&self, tag_bits: u32) -> VortexConfig {
+        let s = self.shape;
+        let program = self
+            .software_index()
+            .filter(|_| self.configurable())
+            .map(|index| self.cfg_value(&index));
+        VortexConfig {
+            tag_bits,
+            size_bytes: s.words() * u64::from(s.word_bytes()),
+            addr_bits: s.addr_bits(),
+            dcr_base: DCR_BASE,
+            dcr_words: self.dcr_words(),
+            dcr_layout: if self.configurable() {
+                Some("configuration".into())
+            } else if self.loadable() {
+                Some("rap-entry".into())
+            } else {
+                None
+            },
+            cfg_value: program.map(|v| format!("0x{}", v.to_hex())),
+            cfg_fields: self.cfg_manifest_fields(),
+        }
+    }
+
+    /// [`SmemDesign::cfg_fields`] as the manifest lists them.
+    pub fn cfg_manifest_fields(&self) -> Vec<crate::manifest::ManifestField> {
+        self.cfg_fields()
+            .into_iter()
+            .map(|f| crate::manifest::ManifestField {
+                name: f.name,
+                lsb: f.lsb,
+                width: f.width,
+                description: f.description,
+            })
+            .collect()
     }
 }
 
@@ -503,6 +716,66 @@ mod tests {
         assert_eq!(SmemDesign::pair(0, 1), 0);
         assert_eq!(SmemDesign::pair(1, 2), 2);
         assert_eq!(SmemDesign::pair(30, 31), 495);
+    }
+
+    /// Behind the Vortex interface: the name ends `_vx`, the pipeline is `<name>_pipe`, the
+    /// 40-bit register of the Fig. 5 hasher takes two DCR words, a loadable RAP table one word
+    /// an entry; fill beats of several words and the broadcast off under the half-warp rule are
+    /// refused.
+    #[test]
+    fn the_vortex_interface_and_the_broadcast_switch() {
+        let shape = Shape::new(32, 32, 512, 4).unwrap();
+        let bvxor = hash(
+            HashFunction::BitvectorXor {
+                k1: 2,
+                k2: 8,
+                mask: 7,
+            },
+            14,
+            32,
+        );
+        let cfg = MapSpec::Hash {
+            config: bvxor,
+            configurable: true,
+        };
+        let d = SmemDesign::new(shape, cfg.clone(), 1, None, 32)
+            .unwrap()
+            .with_broadcast(false)
+            .unwrap()
+            .with_vortex(2)
+            .unwrap();
+        assert_eq!(d.name(), "smem_l32_b32_d512_bvxor_cfg_nobc_vx");
+        assert_eq!(
+            d.pipeline_name(),
+            "smem_l32_b32_d512_bvxor_cfg_nobc_vx_pipe"
+        );
+        assert_eq!((d.dcr_words(), d.meta_bits()), (2, 32 * 3));
+        let rap = RapDesign::from_seed(LayoutKind::Rap, 8, 1, true, false).unwrap();
+        let small = Shape::new(8, 8, 8, 4).unwrap();
+        let d = SmemDesign::new(small, MapSpec::Rap(rap), 1, None, 32).unwrap();
+        assert_eq!(d.clone().with_vortex(1).unwrap().dcr_words(), 8);
+        let err = SmemDesign::new(small, cfg_of(small), 2, None, 32)
+            .unwrap()
+            .with_vortex(2)
+            .unwrap_err();
+        assert!(err.to_string().starts_with("--fill-words 2: "), "{err}");
+        let wide = Shape::new(32, 16, 32, 8).unwrap();
+        let err = SmemDesign::new(wide, cfg_of(wide), 1, None, 32)
+            .unwrap()
+            .with_broadcast(false)
+            .unwrap_err();
+        assert!(err.to_string().starts_with("--broadcast off: "), "{err}");
+    }
+
+    fn cfg_of(shape: Shape) -> MapSpec {
+        MapSpec::Hash {
+            config: hash(
+                HashFunction::Modulo,
+                shape.addr_bits(),
+                u64::from(shape.banks()),
+            ),
+            configurable: false,
+        }
     }
 
     #[test]

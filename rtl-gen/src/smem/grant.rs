@@ -6,10 +6,12 @@
 //! a load that one pass serves whole). In each bank the lowest eligible lane *leads*; a lane is
 //! served when it leads or asks for its bank's leader's word (a broadcast). Every bank thus
 //! serves one distinct word a pass, and an access takes as many passes as the most distinct
-//! words it asks of one bank: its congestion. The module also says whether one pass serves the
-//! lanes left after this one, which the grant stage registers as "the next pass is the last".
+//! words it asks of one bank: its congestion. Without the broadcast only the leaders are
+//! served: as many passes as the most lanes that ask one bank. The module also says whether one
+//! pass serves the lanes left after this one, which the grant stage registers as "the next pass
+//! is the last".
 
-use super::conflict::{column, group_any};
+use super::conflict::{clashes, column, group_any};
 use super::design::SmemDesign;
 use crate::rtl::{Expr, Module};
 
@@ -27,7 +29,9 @@ pub fn build(design: &SmemDesign, one_pass: &Module, header: Vec<String>) -> Mod
         )
     });
     let same_bank = module.input("same_bank_i", design.pairs(), "Per lane pair: same bank.");
-    let same_word = module.input("same_word_i", design.pairs(), "Per lane pair: same word.");
+    let same_word = design
+        .broadcast()
+        .then(|| module.input("same_word_i", design.pairs(), "Per lane pair: same word."));
     let served = module.output("served_o", lanes, "Lanes this pass serves.");
     let any_o = module.output("any_o", 1, "The pass serves some lane (it uses the banks).");
     let last_o = module.output(
@@ -63,19 +67,24 @@ pub fn build(design: &SmemDesign, one_pass: &Module, header: Vec<String>) -> Mod
         module.assign_bit(&blocked, j, lower.ne(Expr::zeros(j)));
     }
     let leader = module.wire_of("leader", eligible.expr().and(!blocked.expr()));
-    let follows = module.wire("follows", lanes);
-    module.assign_bit(&follows, 0, Expr::constant(0, 1));
-    for i in 1..lanes {
-        let lower = leader.slice(i - 1, 0).and(column(&same_word, i));
-        module.assign_bit(&follows, i, lower.ne(Expr::zeros(i)));
+    match &same_word {
+        Some(same_word) => {
+            let follows = module.wire("follows", lanes);
+            module.assign_bit(&follows, 0, Expr::constant(0, 1));
+            for i in 1..lanes {
+                let lower = leader.slice(i - 1, 0).and(column(same_word, i));
+                module.assign_bit(&follows, i, lower.ne(Expr::zeros(i)));
+            }
+            module.assign(
+                &served,
+                eligible.expr().and(leader.expr().or(follows.expr())),
+            );
+        }
+        None => module.assign(&served, leader.expr()),
     }
-    module.assign(
-        &served,
-        eligible.expr().and(leader.expr().or(follows.expr())),
-    );
     module.assign(&any_o, served.expr().ne(Expr::zeros(lanes)));
     let rest = module.wire_of("rest", pending.expr().and(!served.expr()));
-    let conflict = module.wire_of("conflict", same_bank.expr().and(!same_word.expr()));
+    let conflict = clashes(&mut module, &same_bank, same_word.as_ref());
     let out = module.instantiate(
         one_pass,
         "one_pass",

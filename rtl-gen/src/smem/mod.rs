@@ -13,7 +13,9 @@
 //! - [`bank`]: the per-bank request mux and the bank storage (behavioural or an SRAM macro);
 //! - [`top`]: the pipeline around them;
 //! - [`vectors`]: the cycle-level stimulus and expected outputs from the cycle model;
-//! - [`replay`]: a kernel trace run through the RTL, cycles counted by the RTL itself.
+//! - [`replay`]: a kernel trace run through the RTL, cycles counted by the RTL itself;
+//! - [`vortex`]: the Vortex interface (`VX_local_mem`'s ports) around the pipeline, and
+//!   [`vortex_vectors`] its stimulus from `models::smem::lanes`.
 
 pub mod bank;
 pub mod conflict;
@@ -24,12 +26,13 @@ pub mod map_request;
 pub mod replay;
 pub mod top;
 pub mod vectors;
+pub mod vortex;
+pub mod vortex_vectors;
 pub mod wiring;
 
 use crate::block::{self, Block, Header, Identity, PortFields, Stimulus};
-use crate::manifest::ManifestField;
 use crate::rtl::Module;
-pub use design::{MapSpec, SmemDesign};
+pub use design::{Interface, MapSpec, SmemDesign};
 pub use map_request::{MapKind, MapRequest};
 use std::collections::BTreeMap;
 use testbenches::Timing;
@@ -86,17 +89,25 @@ impl Block for SmemDesign {
 
     fn summary(&self) -> String {
         let s = self.shape();
-        format!(
-            "shared memory, {} lanes x {} banks x {} words of {} bytes, map {} ({}){}",
+        let mut summary = format!(
+            "shared memory, {} lanes x {} banks x {} words of {} bytes, map {} ({})",
             s.lanes(),
             s.banks(),
             s.depth(),
             s.word_bytes(),
             self.kind_name(),
             self.identity().variant,
-            self.sram_macro()
-                .map_or(String::new(), |m| format!(", SRAM macro {m}"))
-        )
+        );
+        if let Some(sram) = self.sram_macro() {
+            summary.push_str(&format!(", SRAM macro {sram}"));
+        }
+        if !self.broadcast() {
+            summary.push_str(", no broadcast");
+        }
+        if self.vortex_tag_bits().is_some() {
+            summary.push_str(", Vortex VX_local_mem interface");
+        }
+        summary
     }
 
     fn about(&self) -> Vec<String> {
@@ -118,7 +129,7 @@ impl Block for SmemDesign {
 
     fn parameters(&self) -> BTreeMap<String, u64> {
         let s = self.shape();
-        BTreeMap::from([
+        let mut parameters = BTreeMap::from([
             ("LANES".to_string(), u64::from(s.lanes())),
             ("BANKS".to_string(), u64::from(s.banks())),
             ("DEPTH".to_string(), u64::from(s.depth())),
@@ -130,7 +141,20 @@ impl Block for SmemDesign {
             ("CFG_WIDTH".to_string(), u64::from(self.cfg_width())),
             ("GROUPS".to_string(), u64::from(self.groups())),
             ("LATENCY".to_string(), LATENCY),
-        ])
+        ]);
+        if let Some(tag_bits) = self.vortex_tag_bits() {
+            parameters.insert("TAG_BITS".to_string(), u64::from(tag_bits));
+            parameters.insert("DCR_BASE".to_string(), u64::from(design::DCR_BASE));
+            parameters.insert("DCR_WORDS".to_string(), u64::from(self.dcr_words()));
+        }
+        parameters
+    }
+
+    fn dont_cares(&self) -> Vec<(&'static str, &'static str)> {
+        if self.vortex_tag_bits().is_none() {
+            return Vec::new();
+        }
+        vec![("rsp_data_o", "rsp_valid_o"), ("rsp_tag_o", "rsp_valid_o")]
     }
 
     fn configuration(&self) -> serde_json::Value {
@@ -138,22 +162,15 @@ impl Block for SmemDesign {
     }
 
     fn fields(&self) -> Vec<PortFields> {
-        if !self.configurable() {
+        // Behind the Vortex interface the register is written through the DCR bus: its fields
+        // are in the configuration's `vortex` object.
+        if !self.configurable() || self.vortex_tag_bits().is_some() {
             return Vec::new();
         }
         let program = self.software_index().map(|index| self.cfg_value(&index));
         vec![PortFields {
             port: "cfg_i".into(),
-            fields: self
-                .cfg_fields()
-                .into_iter()
-                .map(|f| ManifestField {
-                    name: f.name,
-                    lsb: f.lsb,
-                    width: f.width,
-                    description: f.description,
-                })
-                .collect(),
+            fields: self.cfg_manifest_fields(),
             program,
         }]
     }
@@ -179,7 +196,8 @@ impl Block for SmemDesign {
         let grant = grant::build(self, &one_pass, part("The lanes one pass serves."));
         let bank_port = bank::port(self, part("One bank's request from a pass."));
         let storage = bank::storage_interface(self);
-        let top = top::build(
+        let vortex = self.vortex_tag_bits().is_some();
+        let pipe = top::build(
             self,
             &top::Subs {
                 map: &lane_map,
@@ -188,11 +206,20 @@ impl Block for SmemDesign {
                 bank_port: &bank_port,
                 storage: &storage,
             },
-            header.of(self),
+            if vortex {
+                part("The pipeline behind the Vortex interface.")
+            } else {
+                header.of(self)
+            },
         );
-        vec![
-            top, lane_map, bank_map, conflict, grant, one_pass, bank_port,
-        ]
+        let mut modules = Vec::new();
+        if vortex {
+            modules.push(vortex::build(self, &pipe, header.of(self)));
+        }
+        modules.extend([
+            pipe, lane_map, bank_map, conflict, grant, one_pass, bank_port,
+        ]);
+        modules
     }
 
     fn verbatim_modules(&self, header: &Header) -> Vec<(String, String)> {
@@ -216,11 +243,17 @@ impl Block for SmemDesign {
     fn stimulus(&self, plan: &SmemPlan) -> Stimulus {
         let top = self.top_module();
         let harness = block::harness(&self.name(), &block::interface(&top), self.timing());
-        let (vectors, summary) = vectors::vectors(self, &harness, plan);
+        let (vectors, coverage) = if self.vortex_tag_bits().is_some() {
+            let (vectors, summary) = vortex_vectors::vectors(self, &harness, plan);
+            (vectors, summary.coverage())
+        } else {
+            let (vectors, summary) = vectors::vectors(self, &harness, plan);
+            (vectors, summary.coverage())
+        };
         Stimulus {
             vectors,
             seed: plan.seed,
-            coverage: summary.coverage(),
+            coverage,
         }
     }
 }

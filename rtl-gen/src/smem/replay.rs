@@ -130,7 +130,7 @@ fn plan(design: &SmemDesign, kernels: &[Kernel]) -> Plan {
                 .collect(),
         })
         .collect();
-    let mut model = CycleModel::new(shape, design.reset_map());
+    let mut model = design.cycle_model();
     let mut cycle = 0u64;
     // One cycle of the protocol: `resp_ready_i` is always high; returns the cycle's number.
     let mut step = |model: &mut CycleModel, input: Inputs| -> (u64, Outputs) {
@@ -464,6 +464,13 @@ pub fn generate(
     }
     if request.search && request.traces.is_empty() {
         return Err(refuse("needs --replay TRACE"));
+    }
+    if design.vortex_tag_bits().is_some() && !request.traces.is_empty() {
+        return Err(Error::BadFlag {
+            flag: "--replay",
+            value: "given".into(),
+            message: "replays through the native interface: leave out --interface vortex".into(),
+        });
     }
     Staging::check(out, &design.name())?;
     let kernels = kernels(design, request.traces, request.search)?;

@@ -12,7 +12,13 @@
 //! left), so conflict-free accesses flow at one a cycle with a latency of three. A response
 //! shown and not taken stalls every stage but the empty grant stage's intake. The timing
 //! contract is `models::smem::cycle`.
+//!
+//! Behind the Vortex interface (`super::vortex`) this module is `<top>_pipe`: its
+//! configuration `cfg_i` is the live value (the front end holds the register), an access
+//! carries `req_meta_i` to its response (`resp_meta_o`), and it shows the comparisons of the
+//! access presented (`in_same_bank_o`, `in_repeat_o`) for the front end's counters.
 
+use super::conflict::column;
 use super::design::SmemDesign;
 use super::wiring::{self, gather};
 use crate::rtl::{Expr, Module, Signal};
@@ -55,9 +61,15 @@ struct Ports {
     resp_ready: Signal,
     resp_write: Signal,
     resp_rdata: Signal,
-    cfg: Option<(Signal, Signal)>,
+    /// The map's configuration: the write enable of the register and the value written, or
+    /// (behind the Vortex interface) no enable and the live value.
+    cfg: Option<(Option<Signal>, Signal)>,
     perm: Vec<(String, Signal)>,
     counters: [Signal; 4],
+    /// `req_meta_i` and `resp_meta_o`.
+    meta: Option<(Signal, Signal)>,
+    /// `in_same_bank_o` and, with the broadcast, `in_repeat_o`.
+    probes: Option<(Signal, Option<Signal>)>,
 }
 
 fn declare(module: &mut Module, design: &SmemDesign, map: &Module) -> Ports {
@@ -105,13 +117,19 @@ fn declare(module: &mut Module, design: &SmemDesign, map: &Module) -> Ports {
         lanes * w,
         "Data read by each lane (zero for inactive lanes, writes and while no response shows).",
     );
+    let vortex = design.vortex_tag_bits().is_some();
     let cfg = design.configurable().then(|| {
+        if vortex {
+            let live = "The map configuration (the front end's register): the hasher's fields, \
+                        then the row offsets.";
+            return (None, module.input("cfg_i", design.cfg_width(), live));
+        }
         (
-            module.input(
+            Some(module.input(
                 "cfg_we_i",
                 1,
                 "Write the map configuration: it maps the accesses taken after this edge.",
-            ),
+            )),
             module.input(
                 "cfg_i",
                 design.cfg_width(),
@@ -148,6 +166,36 @@ fn declare(module: &mut Module, design: &SmemDesign, map: &Module) -> Ports {
         ),
     ]
     .map(|(name, doc)| module.output(name, cb, doc));
+    let meta = vortex.then(|| {
+        let bits = design.meta_bits();
+        (
+            module.input(
+                "req_meta_i",
+                bits,
+                "Carried with the access to its response (the front end's lanes and tags).",
+            ),
+            module.output(
+                "resp_meta_o",
+                bits,
+                "req_meta_i of the access whose response shows (held otherwise).",
+            ),
+        )
+    });
+    let probes = vortex.then(|| {
+        let same_bank = module.output(
+            "in_same_bank_o",
+            design.pairs(),
+            "Per lane pair of the access presented (any mask), same bank under the map.",
+        );
+        let repeat = design.broadcast().then(|| {
+            module.output(
+                "in_repeat_o",
+                lanes,
+                "Active lanes of the access presented whose word a lower active lane asks for.",
+            )
+        });
+        (same_bank, repeat)
+    });
     Ports {
         req_valid,
         req_ready,
@@ -169,6 +217,8 @@ fn declare(module: &mut Module, design: &SmemDesign, map: &Module) -> Ports {
         cfg,
         perm,
         counters,
+        meta,
+        probes,
     }
 }
 
@@ -198,7 +248,7 @@ pub fn build(design: &SmemDesign, subs: &Subs, header: Vec<String>) -> Module {
     let s = design.shape();
     let (lanes, m, r) = (s.lanes(), s.bank_bits(), s.row_bits());
     let (n, w, bytes) = (s.addr_bits(), s.word_bits(), s.word_bytes());
-    let mut module = Module::new(design.name()).with_header(header);
+    let mut module = Module::new(design.pipeline_name()).with_header(header);
     module.add_clock();
     let p = declare(&mut module, design, subs.map);
 
@@ -269,6 +319,9 @@ pub fn build(design: &SmemDesign, subs: &Subs, header: Vec<String>) -> Module {
 
     // The map configuration register.
     let cfg_q = p.cfg.as_ref().map(|(we, value)| {
+        let Some(we) = we else {
+            return value.clone();
+        };
         let d = module.wire("cfg_d", value.width());
         let index = design
             .software_index()
@@ -311,6 +364,20 @@ pub fn build(design: &SmemDesign, subs: &Subs, header: Vec<String>) -> Module {
             ("be_i", in_be.expr()),
         ],
     );
+    if let Some((same_bank, repeat)) = &p.probes {
+        module.assign(same_bank, cf["same_bank_o"].expr());
+        if let Some(repeat) = repeat {
+            module.assign_bit(repeat, 0, Expr::constant(0, 1));
+            for j in 1..lanes {
+                let lower = in_mask.slice(j - 1, 0).and(column(&cf["same_word_o"], j));
+                let value = in_mask.bit(j).and(lower.ne(Expr::zeros(j)));
+                module.assign_bit(repeat, j, value);
+            }
+        }
+    }
+    if !design.broadcast() {
+        module.sink_unused("same_word", cf["same_word_o"].expr());
+    }
     let groups = design.groups() > 1;
     let in_merge = groups.then(|| {
         module.wire_of(
@@ -359,18 +426,20 @@ pub fn build(design: &SmemDesign, subs: &Subs, header: Vec<String>) -> Module {
         &cf["same_bank_o"],
         accept.expr(),
     );
-    let c_same_word = wiring::register(
-        &mut module,
-        "c_same_word",
-        &cf["same_word_o"],
-        accept.expr(),
-    );
     let mut grant_inputs = vec![("pending_i", c_pending.expr())];
     if let Some(merge) = &c_merge {
         grant_inputs.push(("merge_i", merge.expr()));
     }
     grant_inputs.push(("same_bank_i", c_same_bank.expr()));
-    grant_inputs.push(("same_word_i", c_same_word.expr()));
+    if design.broadcast() {
+        let c_same_word = wiring::register(
+            &mut module,
+            "c_same_word",
+            &cf["same_word_o"],
+            accept.expr(),
+        );
+        grant_inputs.push(("same_word_i", c_same_word.expr()));
+    }
     let g = module.instantiate(subs.grant, "grant", grant_inputs);
     let served = &g["served_o"];
     module.assign(
@@ -438,6 +507,15 @@ pub fn build(design: &SmemDesign, subs: &Subs, header: Vec<String>) -> Module {
     // The return crossbar and the response.
     let all_rdata = gather(&mut module, "bank_rdata", rdata);
     let retire = module.wire_of("retire", go.clone().and(p_valid.expr()));
+
+    // The access's meta data, carried to its response.
+    if let Some((req_meta, resp_meta)) = &p.meta {
+        let c_meta = wiring::register(&mut module, "c_meta", req_meta, accept.expr());
+        let p_meta = wiring::register(&mut module, "p_meta", &c_meta, go.clone());
+        let load = retire.expr().and(p_last.expr());
+        let r_meta = wiring::register(&mut module, "r_meta", &p_meta, load);
+        module.assign(resp_meta, r_meta.expr());
+    }
     let log_w = w.trailing_zeros();
     for i in 0..lanes {
         let amount = Expr::concat(vec![lane(&p_bank, m, i), Expr::zeros(log_w)]);

@@ -53,6 +53,8 @@ impl Default for SmemPlan {
 }
 
 /// A map written at one edge: the map the model takes, and the values of the RTL's write ports.
+///
+/// The Vortex interface (`super::vortex_vectors`) writes the same values through its DCR bus.
 #[derive(Debug, Clone)]
 pub struct MapWrite {
     /// The map after the write.
@@ -64,11 +66,11 @@ pub struct MapWrite {
 /// One phase: warp accesses and fill beats, each after an idle gap, the chance that
 /// `resp_ready_i` is high in a cycle, and map writes at the phase's first edges.
 #[derive(Debug, Clone, Default)]
-struct Phase {
-    warp: Vec<(u32, Access)>,
-    fill: Vec<(u32, Access)>,
-    ready: f64,
-    map_writes: Vec<MapWrite>,
+pub(super) struct Phase {
+    pub(super) warp: Vec<(u32, Access)>,
+    pub(super) fill: Vec<(u32, Access)>,
+    pub(super) ready: f64,
+    pub(super) map_writes: Vec<MapWrite>,
 }
 
 /// What the vectors hold, for the manifest's coverage text.
@@ -111,7 +113,7 @@ impl<'a> Driver<'a> {
     pub fn new(design: &'a SmemDesign, harness: Harness, seed: u64) -> Self {
         Self {
             design,
-            model: CycleModel::new(design.shape(), design.reset_map()),
+            model: design.cycle_model(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             harness,
             vectors: Vec::new(),
@@ -124,13 +126,7 @@ impl<'a> Driver<'a> {
     }
 
     fn junk(&mut self, width: u32) -> Bits {
-        let mut b = Bits::zero(width as usize);
-        for lsb in (0..width).step_by(64) {
-            let w = (width - lsb).min(64);
-            let v = self.rng.gen::<u64>() & models::geometry::low_mask(w);
-            b.set_field(lsb as usize, w as usize, v);
-        }
-        b
+        junk(&mut self.rng, width)
     }
 
     /// The RTL values of one port's lanes (`mask`, `addr`, `wdata`, `be`) for `access`
@@ -288,10 +284,21 @@ impl<'a> Driver<'a> {
     }
 }
 
+/// `width` random bits: the payload of a port that is not valid.
+pub(super) fn junk(rng: &mut ChaCha8Rng, width: u32) -> Bits {
+    let mut b = Bits::zero(width as usize);
+    for lsb in (0..width).step_by(64) {
+        let w = (width - lsb).min(64);
+        let v = rng.gen::<u64>() & models::geometry::low_mask(w);
+        b.set_field(lsb as usize, w as usize, v);
+    }
+    b
+}
+
 /// Random accesses and phases, drawn from one generator.
-struct Scenarios<'a> {
+pub(super) struct Scenarios<'a> {
     design: &'a SmemDesign,
-    rng: ChaCha8Rng,
+    pub(super) rng: ChaCha8Rng,
 }
 
 /// The most words the testbench addresses (all of smaller memories): the words below this
@@ -299,13 +306,37 @@ struct Scenarios<'a> {
 /// bounded whatever the depth.
 pub const WINDOW: u64 = 16384;
 
-impl Scenarios<'_> {
+impl<'a> Scenarios<'a> {
+    /// The phases' generator for `design`, seeded.
+    pub(super) fn new(design: &'a SmemDesign, seed: u64) -> Self {
+        Self {
+            design,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// Phases 1 to 9 (phase 9 for maps written at run time), `random` accesses in phase 8.
+    pub(super) fn phases(&mut self, random: usize) -> Vec<Phase> {
+        let mut phases = vec![
+            self.prologue(),
+            self.back_to_back(),
+            self.paper_patterns(),
+            self.back_pressure(),
+            self.read_after_write(),
+            self.partial(),
+            self.fill_race(),
+            self.random(random),
+        ];
+        phases.extend(self.map_change(24));
+        phases
+    }
+
     /// The addresses the testbench uses: `0..words`.
-    fn words(&self) -> u64 {
+    pub(super) fn words(&self) -> u64 {
         self.design.shape().words().min(WINDOW)
     }
 
-    fn data(&mut self) -> u64 {
+    pub(super) fn data(&mut self) -> u64 {
         self.rng.gen::<u64>() & self.design.shape().word_mask()
     }
 
@@ -313,7 +344,7 @@ impl Scenarios<'_> {
         (models::geometry::low_mask(self.design.shape().word_bytes()) & 0xff) as u8
     }
 
-    fn be(&mut self) -> u8 {
+    pub(super) fn be(&mut self) -> u8 {
         if self.rng.gen_bool(0.6) {
             self.full_be()
         } else {
@@ -352,7 +383,7 @@ impl Scenarios<'_> {
 
     /// Phase 1 (and after a map write): every word of the window written, full warps of
     /// consecutive words, all bytes.
-    fn prologue(&mut self) -> Phase {
+    pub(super) fn prologue(&mut self) -> Phase {
         let lanes = self.design.shape().lanes() as usize;
         let be = self.full_be();
         let words: Vec<u64> = (0..self.words()).collect();
@@ -527,7 +558,7 @@ impl Scenarios<'_> {
 
     /// One random access: a full, partial, sparse or empty mask; uniform addresses, a small
     /// pool (broadcasts and conflicts) or a stride; read or write.
-    fn random_access(&mut self) -> Access {
+    pub(super) fn random_access(&mut self) -> Access {
         let s = self.design.shape();
         let words = self.words();
         let p = [1.0, 1.0, 0.6, 0.2, 0.0][self.rng.gen_range(0..5)];
@@ -661,21 +692,7 @@ impl Scenarios<'_> {
 
 /// The vectors of `design` under `plan` for the ports of `harness`, and what they hold.
 pub fn vectors(design: &SmemDesign, harness: &Harness, plan: &SmemPlan) -> (Vec<Vector>, Summary) {
-    let mut scenarios = Scenarios {
-        design,
-        rng: ChaCha8Rng::seed_from_u64(plan.seed),
-    };
-    let mut phases = vec![
-        scenarios.prologue(),
-        scenarios.back_to_back(),
-        scenarios.paper_patterns(),
-        scenarios.back_pressure(),
-        scenarios.read_after_write(),
-        scenarios.partial(),
-        scenarios.fill_race(),
-        scenarios.random(plan.random),
-    ];
-    phases.extend(scenarios.map_change(24));
+    let phases = Scenarios::new(design, plan.seed).phases(plan.random);
     let summary = Summary {
         accesses: phases.iter().map(|p| p.warp.len()).sum(),
         fills: phases.iter().map(|p| p.fill.len()).sum(),

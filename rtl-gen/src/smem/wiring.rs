@@ -107,7 +107,21 @@ pub fn plane(signal: &Signal, stride: u32, bit: u32) -> Vec<Expr> {
 /// the root named `name`: one short line per OR, and a depth of `ceil(log2(terms))` whatever
 /// the synthesis tool does with it.
 pub fn or_tree(module: &mut Module, name: &str, terms: Vec<Expr>) -> Signal {
-    assert!(!terms.is_empty(), "an OR of nothing");
+    tree(module, name, terms, Expr::or)
+}
+
+/// The number of set bits of `bits`, `bits_for(width + 1)` bits wide, as a balanced tree of
+/// sums (wires as [`or_tree`]'s).
+pub fn popcount(module: &mut Module, name: &str, bits: &Signal) -> Signal {
+    let width = crate::rtl::ir::bits_for(u64::from(bits.width()) + 1);
+    let terms = (0..bits.width()).map(|i| bits.bit(i).zext(width)).collect();
+    tree(module, name, terms, |a, b| a + b)
+}
+
+/// `terms` (all of one width) combined by `op` as a balanced tree of wires
+/// `<name>_t<level>_<k>`, the root named `name`.
+fn tree(module: &mut Module, name: &str, terms: Vec<Expr>, op: fn(Expr, Expr) -> Expr) -> Signal {
+    assert!(!terms.is_empty(), "a tree of nothing");
     let fits = |a: &Expr, b: &Expr| {
         "  assign ".len() + name.len() + "_t99_99 = ;".len() + printed_len(a) + printed_len(b) + 3
             <= HARD_LIMIT
@@ -135,7 +149,7 @@ pub fn or_tree(module: &mut Module, name: &str, terms: Vec<Expr>) -> Signal {
             } else {
                 format!("{name}_t{depth}_{}", k / 2)
             };
-            next.push(module.wire_of(&wire, a.or(b)).expr());
+            next.push(module.wire_of(&wire, op(a, b)).expr());
         }
         level = next;
     }

@@ -133,6 +133,22 @@ pub fn assert_lint_clean(rtl: &[PathBuf], tb: &Path, top: &str) {
     synth::check(rtl, top).unwrap_or_else(|e| panic!("{top}: {e}"));
 }
 
+/// Co-simulates the block folder `dir` under `simulator`, prints its vectors and times, and
+/// panics unless every vector passes.
+pub fn assert_cosim_passes(dir: &Path, simulator: &str) {
+    let (manifest, report) = rtl_gen::cosim::run(dir, simulator).unwrap();
+    eprintln!(
+        "{}: {} vectors under {simulator}, build {:.1} s, run {:.1} s",
+        manifest.top, report.vectors, report.build_seconds, report.run_seconds
+    );
+    assert_eq!(
+        report.failed, 0,
+        "{}: {:?}",
+        manifest.top, report.mismatches
+    );
+    assert_eq!(report.passed, manifest.testbench.vectors);
+}
+
 /// Runs the `rtl-gen` binary in `dir` with `args` and returns what it did.
 pub fn rtl_gen<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rtl-gen"))

@@ -1,0 +1,359 @@
+//! The Vortex interface (`rtl-gen smem --interface vortex`): the top `<name>` presents the
+//! memory with the ports of Vortex's `VX_local_mem` (one request and one response channel per
+//! lane, `VX_mem_bus_if`), flattened to Verilog-2005, around the pipeline `<name>_pipe`
+//! (`super::top`). The timing contract is `models::smem::lanes`.
+//!
+//! - **Gather**: in a cycle where the pipeline takes an access, the valid lanes whose write flag
+//!   is the lowest valid lane's are taken as one warp access (`req_ready_o` set for exactly
+//!   those lanes); the others wait (a partial grant).
+//! - **Responses**: the pipeline carries each access's reading lanes and tags (`req_meta_i`) to
+//!   its response; each reading lane shows its word and tag until its `rsp_ready_i`, and the
+//!   pipeline moves on once every reading lane has taken its own (`done_q` holds the lanes
+//!   that have). A write answers nothing.
+//! - **Configuration**: a configurable hash's register (`cfg_q`, reset to the given
+//!   configuration) is loaded 32 bits at a time by DCR writes to `DCR_BASE + i`; a loadable RAP
+//!   table an entry at a time (entry `i` at `DCR_BASE + i`).
+//! - **Counters** (`cnt_*_o`, wrapping): Vortex's `lmem_perf` (reads, writes, bank stalls,
+//!   response stalls) counted as `VX_local_mem` counts them, and ours (accesses, bank cycles,
+//!   conflict cycles, broadcast reads).
+
+use super::design::{SmemDesign, DCR_ADDR_BITS, DCR_BASE, DCR_DATA_BITS};
+use super::wiring::{gather, popcount};
+use crate::rtl::{Expr, Module, Signal};
+
+/// The counters, in port order: name (`cnt_<name>_o`) and what it counts.
+pub const COUNTERS: [(&str, &str); 8] = [
+    ("reads", "Read lanes taken, an edge late (lmem_perf.reads)."),
+    (
+        "writes",
+        "Write lanes taken, an edge late (lmem_perf.writes).",
+    ),
+    (
+        "bank_stalls",
+        "Lanes' collisions in their banks, an edge late (lmem_perf.bank_stalls).",
+    ),
+    (
+        "crsp_stalls",
+        "Lane responses shown and not taken (lmem_perf.crsp_stalls).",
+    ),
+    ("accesses", "Warp accesses served."),
+    ("bank_cycles", "Passes that used the banks."),
+    (
+        "conflict_cycles",
+        "Passes after the first of an access: cycles lost to bank conflicts.",
+    ),
+    (
+        "broadcast_reads",
+        "Read lanes served by another lane's bank read of their word.",
+    ),
+];
+
+/// The top's ports.
+struct Ports {
+    valid: Signal,
+    ready: Signal,
+    rw: Signal,
+    addr: Signal,
+    data: Signal,
+    byteen: Signal,
+    tag: Signal,
+    rsp_valid: Signal,
+    rsp_data: Signal,
+    rsp_tag: Signal,
+    rsp_ready: Signal,
+    dcr: Option<[Signal; 3]>,
+    counters: Vec<Signal>,
+}
+
+fn declare(module: &mut Module, design: &SmemDesign, tag_bits: u32) -> Ports {
+    let s = design.shape();
+    let (lanes, n, w, bytes) = (s.lanes(), s.addr_bits(), s.word_bits(), s.word_bytes());
+    let per_lane = |what: &str, w: u32| format!("{what}, lane i in bits [i*{w} +: {w}].");
+    let valid = module.input("req_valid_i", lanes, "Each lane presents a request.");
+    let ready = module.output(
+        "req_ready_o",
+        lanes,
+        "Each lane's request is taken at the rising edge.",
+    );
+    let rw = module.input(
+        "req_rw_i",
+        lanes,
+        "Each lane's request writes (else reads).",
+    );
+    let addr = module.input("req_addr_i", lanes * n, &per_lane("Word addresses", n));
+    let data = module.input("req_data_i", lanes * w, &per_lane("Data written", w));
+    let byteen = module.input(
+        "req_byteen_i",
+        lanes * bytes,
+        &per_lane("Byte enables", bytes),
+    );
+    let tag = module.input("req_tag_i", lanes * tag_bits, &per_lane("Tags", tag_bits));
+    let rsp_valid = module.output("rsp_valid_o", lanes, "Each lane shows a read's response.");
+    let rsp_data = module.output("rsp_data_o", lanes * w, &per_lane("Words read", w));
+    let rsp_tag = module.output(
+        "rsp_tag_o",
+        lanes * tag_bits,
+        &per_lane("Tags of the reads", tag_bits),
+    );
+    let rsp_ready = module.input(
+        "rsp_ready_i",
+        lanes,
+        "Each lane's response is taken at the rising edge.",
+    );
+    let dcr = (design.dcr_words() > 0).then(|| {
+        [
+            module.input("dcr_valid_i", 1, "A Vortex DCR write."),
+            module.input("dcr_addr_i", DCR_ADDR_BITS, "Its DCR address."),
+            module.input(
+                "dcr_data_i",
+                DCR_DATA_BITS,
+                "Its data: a 32-bit word of the map's configuration.",
+            ),
+        ]
+    });
+    let cb = design.counter_bits();
+    let counters = COUNTERS
+        .iter()
+        .map(|(name, doc)| module.output(&format!("cnt_{name}_o"), cb, doc))
+        .collect();
+    Ports {
+        valid,
+        ready,
+        rw,
+        addr,
+        data,
+        byteen,
+        tag,
+        rsp_valid,
+        rsp_data,
+        rsp_tag,
+        rsp_ready,
+        dcr,
+        counters,
+    }
+}
+
+/// `value` resized to `width` bits: zero-extended, or its low bits.
+fn resize(value: &Signal, width: u32) -> Expr {
+    if value.width() > width {
+        value.slice(width - 1, 0)
+    } else {
+        value.expr().zext(width)
+    }
+}
+
+/// The map's configuration as the pipeline takes it: the register a DCR write loads a word of
+/// (a configurable hash), the RAP table's write port (a loadable table), or nothing.
+fn configuration(module: &mut Module, design: &SmemDesign, p: &Ports, pipe: &Module) -> Inputs {
+    let mut inputs = Vec::new();
+    let Some([dcr_valid, dcr_addr, dcr_data]) = &p.dcr else {
+        return inputs;
+    };
+    let at = |k: u32| Expr::constant(u64::from(DCR_BASE + k), DCR_ADDR_BITS);
+    if design.configurable() {
+        let width = design.cfg_width();
+        let index = design
+            .software_index()
+            .unwrap_or_else(|| unreachable!("a configurable map is a hash"));
+        let d = module.wire("cfg_d", width);
+        let q = module.register_reset_to("cfg_q", d.expr(), design.cfg_value(&index));
+        for k in 0..design.dcr_words() {
+            let lsb = k * DCR_DATA_BITS;
+            let msb = (lsb + DCR_DATA_BITS).min(width) - 1;
+            let hit = dcr_valid.expr().and(dcr_addr.expr().eq(at(k)));
+            let word = Expr::mux(hit, dcr_data.slice(msb - lsb, 0), q.slice(msb, lsb));
+            module.assign_range(&d, msb, lsb, word);
+        }
+        if width < DCR_DATA_BITS {
+            module.sink_unused("dcr_data", dcr_data.slice(DCR_DATA_BITS - 1, width));
+        }
+        inputs.push(("cfg_i".to_string(), q.expr()));
+    } else {
+        let width = |name: &str| {
+            pipe.ports()
+                .iter()
+                .find(|port| port.signal().name() == name)
+                .map(|port| port.signal().width())
+                .unwrap_or_else(|| unreachable!("a loadable map has {name}"))
+        };
+        let (idx_bits, val_bits) = (width("perm_idx_i"), width("perm_val_i"));
+        let entry = module.wire_of("dcr_entry", dcr_addr.expr() - at(0));
+        let rows = Expr::constant(u64::from(design.shape().banks()), DCR_ADDR_BITS);
+        let hit = dcr_valid.expr().and(entry.expr().lt(rows));
+        inputs.push(("perm_we_i".to_string(), hit));
+        inputs.push(("perm_idx_i".to_string(), entry.slice(idx_bits - 1, 0)));
+        inputs.push(("perm_val_i".to_string(), dcr_data.slice(val_bits - 1, 0)));
+        module.sink_unused("dcr_data", dcr_data.slice(DCR_DATA_BITS - 1, val_bits));
+    }
+    inputs
+}
+
+type Inputs = Vec<(String, Expr)>;
+
+/// Builds the top module around the pipeline `pipe` (`<name>_pipe`).
+pub fn build(design: &SmemDesign, pipe: &Module, header: Vec<String>) -> Module {
+    let s = design.shape();
+    let (lanes, n, w, bytes) = (s.lanes(), s.addr_bits(), s.word_bits(), s.word_bytes());
+    let tag_bits = design
+        .vortex_tag_bits()
+        .unwrap_or_else(|| unreachable!("the Vortex top of a Vortex design"));
+    let mut module = Module::new(design.name()).with_header(header);
+    module.add_clock();
+    let p = declare(&mut module, design, tag_bits);
+    let cfg = configuration(&mut module, design, &p, pipe);
+
+    // Gather: the valid lanes of the lowest valid lane's kind.
+    let lowest = module.wire_of(
+        "lowest",
+        p.valid
+            .expr()
+            .and(!p.valid.expr() + Expr::constant(1, lanes)),
+    );
+    let write = module.wire_of("write", lowest.expr().and(p.rw.expr()).reduce_or());
+    let kind = Expr::mux(write.expr(), p.rw.expr(), !p.rw.expr());
+    let take = module.wire_of("take", p.valid.expr().and(kind));
+    let reading = Expr::mux(write.expr(), Expr::zeros(lanes), take.expr());
+
+    // The response: each reading lane until it takes its own.
+    let (done, done_d) = module.state("done", lanes, 0);
+    let resp_valid = module.wire("resp_valid", 1);
+    let resp_meta = module.wire("resp_meta", design.meta_bits());
+    let owed = module.wire_of(
+        "owed",
+        Expr::mux(
+            resp_valid.expr(),
+            resp_meta.slice(lanes - 1, 0).and(!done.expr()),
+            Expr::zeros(lanes),
+        ),
+    );
+    let resp_ready = module.wire_of(
+        "resp_ready",
+        owed.expr().and(!p.rsp_ready.expr()).eq(Expr::zeros(lanes)),
+    );
+    let waits = resp_valid.expr().and(!resp_ready.expr());
+    let taken_now = done.expr().or(owed.expr().and(p.rsp_ready.expr()));
+    module.assign(&done_d, Expr::mux(waits, taken_now, Expr::zeros(lanes)));
+
+    // The pipeline.
+    let mut inputs: Vec<(String, Expr)> = vec![
+        ("req_valid_i".into(), p.valid.expr().reduce_or()),
+        ("req_write_i".into(), write.expr()),
+        ("req_mask_i".into(), take.expr()),
+        ("req_addr_i".into(), p.addr.expr()),
+        ("req_wdata_i".into(), p.data.expr()),
+        ("req_be_i".into(), p.byteen.expr()),
+        ("fill_valid_i".into(), Expr::zeros(1)),
+        ("fill_mask_i".into(), Expr::zeros(1)),
+        ("fill_addr_i".into(), Expr::zeros(n)),
+        ("fill_data_i".into(), Expr::zeros(w)),
+        ("fill_be_i".into(), Expr::zeros(bytes)),
+        ("resp_ready_i".into(), resp_ready.expr()),
+        (
+            "req_meta_i".into(),
+            Expr::concat(vec![p.tag.expr(), reading]),
+        ),
+    ];
+    inputs.extend(cfg);
+    let out = module.instantiate(
+        pipe,
+        "pipe",
+        inputs
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect(),
+    );
+    let free = out["req_ready_o"].expr();
+    module.assign(&resp_valid, out["resp_valid_o"].expr());
+    module.assign(&resp_meta, out["resp_meta_o"].expr());
+    module.sink_unused(
+        "pipe",
+        Expr::concat(vec![
+            out["fill_ready_o"].expr(),
+            out["resp_write_o"].expr(),
+            out["cnt_fills_o"].expr(),
+        ]),
+    );
+    let ready = module.wire_of(
+        "taken",
+        Expr::mux(free.clone(), take.expr(), Expr::zeros(lanes)),
+    );
+    module.assign(&p.ready, ready.expr());
+    module.assign(&p.rsp_valid, owed.expr());
+    module.assign(&p.rsp_data, out["resp_rdata_o"].expr());
+    module.assign(&p.rsp_tag, resp_meta.slice(design.meta_bits() - 1, lanes));
+
+    // Vortex's counts, registered before they add (VX_local_mem's and VX_stream_xbar's BUFFER).
+    let reads_q = module.register("reads_q", ready.expr().and(!p.rw.expr()), 0);
+    let writes_q = module.register("writes_q", ready.expr().and(p.rw.expr()), 0);
+    let same_bank = &out["in_same_bank_o"];
+    let collides: Vec<Expr> = (0..lanes)
+        .map(|i| {
+            if i + 1 == lanes {
+                return Expr::constant(0, 1);
+            }
+            let pairs: Vec<Expr> = (i + 1..lanes)
+                .map(|j| same_bank.bit(SmemDesign::pair(i, j)))
+                .collect();
+            let above = gather(&mut module, &format!("same_bank_above{i}"), pairs);
+            // The higher lanes of lane i's bank, valid, lane i or they taken.
+            let either = Expr::mux(
+                ready.bit(i),
+                Expr::ones(lanes - 1 - i),
+                ready.slice(lanes - 1, i + 1),
+            );
+            let either = module.wire_of(&format!("either{i}"), either);
+            let rivals = above
+                .expr()
+                .and(p.valid.slice(lanes - 1, i + 1))
+                .and(either.expr());
+            let rivals = module.wire_of(&format!("rivals{i}"), rivals);
+            p.valid
+                .bit(i)
+                .and(rivals.expr().ne(Expr::zeros(lanes - 1 - i)))
+        })
+        .collect();
+    let collisions = gather(&mut module, "collisions", collides);
+    let collisions_q = module.register("collisions_q", collisions.expr(), 0);
+    let stalled = module.wire_of("crsp_stalled", owed.expr().and(!p.rsp_ready.expr()));
+    let repeats = match out.get("in_repeat_o") {
+        Some(repeat) => {
+            let accept = free.and(p.valid.expr().reduce_or()).and(!write.expr());
+            let shown = Expr::mux(accept, repeat.expr(), Expr::zeros(lanes));
+            Some(module.wire_of("repeats", shown))
+        }
+        None => None,
+    };
+
+    let cb = design.counter_bits();
+    let add = |module: &mut Module, name: &str, bits: &Signal| -> Expr {
+        let count = popcount(module, &format!("{name}_count"), bits);
+        resize(&count, cb)
+    };
+    let increments: Vec<Option<Expr>> = vec![
+        Some(add(&mut module, "reads", &reads_q)),
+        Some(add(&mut module, "writes", &writes_q)),
+        Some(add(&mut module, "bank_stalls", &collisions_q)),
+        Some(add(&mut module, "crsp_stalls", &stalled)),
+        None,
+        None,
+        None,
+        repeats
+            .as_ref()
+            .map(|r| add(&mut module, "broadcast_reads", r)),
+    ];
+    for (((name, _), port), increment) in COUNTERS.iter().zip(&p.counters).zip(increments) {
+        let value = match (*name, increment) {
+            ("accesses" | "bank_cycles" | "conflict_cycles", _) => {
+                out[&format!("cnt_{name}_o")].expr()
+            }
+            (_, None) => Expr::zeros(cb),
+            (_, Some(increment)) => {
+                let (q, d) = module.state(&format!("cnt_{name}"), cb, 0);
+                module.assign(&d, q.expr() + increment);
+                q.expr()
+            }
+        };
+        module.assign(port, value);
+    }
+    module
+}
