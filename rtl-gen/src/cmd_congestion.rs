@@ -38,8 +38,8 @@ pub struct CongestionArgs {
     #[arg(long, alias = "scheme", value_delimiter = ',', value_parser = crate::cli::named::<Scheme>(Scheme::ALL.map(Scheme::name)))]
     kinds: Option<Vec<Scheme>>,
     /// Warp accesses [default: the paper's table for --dims].
-    #[arg(long, value_delimiter = ',', value_parser = crate::cli::named::<Pattern>(Pattern::NAMES))]
-    pattern: Option<Vec<Pattern>>,
+    #[arg(long, value_delimiter = ',', value_parser = crate::cli::named::<String>(Pattern::NAMES))]
+    pattern: Option<Vec<String>>,
     /// Trials per cell.
     #[arg(long, default_value_t = 100_000)]
     trials: u64,
@@ -91,7 +91,10 @@ impl CongestionArgs {
             None => Scheme::TABLE_II.to_vec(),
         };
         let patterns: Vec<Pattern> = match &self.pattern {
-            Some(list) => list.clone(),
+            Some(names) => names
+                .iter()
+                .map(|name| Pattern::parse_for(name, dims))
+                .collect::<Result<_, _>>()?,
             None if dims == 4 => Pattern::TABLE_IV.to_vec(),
             None => Pattern::TABLE_II.to_vec(),
         };

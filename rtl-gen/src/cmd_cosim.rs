@@ -73,6 +73,24 @@ pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
                 message: "--fast runs under verilator only (DPI-C)".into(),
             });
         }
+        for (flag, value, what) in [
+            (
+                "--vectors",
+                args.vectors,
+                "at least 1 (a fixed hasher of at most 16 address bits is checked on every \
+                 address whatever --vectors says)",
+            ),
+            ("--configs", args.configs, "at least 1 configuration"),
+            ("--lanes", args.lanes, "at least 1 DUT instance"),
+        ] {
+            if value == 0 {
+                return Err(Error::BadFlag {
+                    flag,
+                    value: "0".into(),
+                    message: what.into(),
+                });
+            }
+        }
         for (flag, value, max, what) in [
             (
                 "--vectors",

@@ -364,19 +364,9 @@ fn run_configs(args: ConfigSweepArgs, command: &str) -> Result<ExitCode, Error> 
 
 /// Reads `--targets`: positive numbers of ps, at most `limits::MAX_TARGETS`, repeats dropped.
 fn targets(list: &[String]) -> Result<Vec<f64>, Error> {
-    let bad = |value: &str, message: &str| Error::BadFlag {
-        flag: "--targets",
-        value: value.to_string(),
-        message: message.to_string(),
-    };
     let mut out: Vec<f64> = Vec::new();
     for t in list {
-        let v = t
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite() && *v > 0.0)
-            .ok_or_else(|| bad(t, "not a delay target (a positive number of ps, e.g. 150)"))?;
+        let v = rtl_gen::limits::delay_target("--targets", t)?;
         if !out.contains(&v) {
             out.push(v);
         }

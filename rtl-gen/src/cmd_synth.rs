@@ -64,23 +64,14 @@ pub struct SynthArgs {
     quiet: crate::cli::QuietArg,
 }
 
-/// Reads `--target-ps`: a positive, finite number of ps.
-fn parse_target(text: &str) -> Result<f64, Error> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .ok_or_else(|| Error::BadFlag {
-            flag: "--target-ps",
-            value: text.to_string(),
-            message: "not a delay target (a positive number of ps, e.g. 150)".into(),
-        })
-}
-
 /// Runs `rtl-gen synth`.
 pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
-    let target = args.target_ps.as_deref().map(parse_target).transpose()?;
+    let target = args
+        .target_ps
+        .as_deref()
+        .map(|t| rtl_gen::limits::delay_target("--target-ps", t))
+        .transpose()?;
     if let (Some(t), None) = (target, &args.liberty) {
         return Err(Error::BadFlag {
             flag: "--target-ps",

@@ -65,6 +65,26 @@ pub const MAX_SMEM_RANDOM: u64 = 200_000;
 /// (`kernels/`) holds 1 552.
 pub const MAX_REPLAY_ACCESSES: u64 = 2_000_000;
 
+/// The largest delay target (`synth --target-ps`, `sweep targets --targets`): 10^9 ps (1 ms,
+/// a 1 kHz clock). ABC maps for targets up to 10^10 ps and fails from about 10^15 ps on (it
+/// writes no netlist).
+pub const MAX_TARGET_PS: f64 = 1e9;
+
+/// Reads a delay target given to `flag`: a positive number of ps, at most [`MAX_TARGET_PS`].
+pub fn delay_target(flag: &'static str, text: &str) -> Result<f64, Error> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|t| *t > 0.0 && *t <= MAX_TARGET_PS)
+        .ok_or_else(|| Error::BadFlag {
+            flag,
+            value: text.to_string(),
+            message: format!(
+                "not a delay target (a positive number of ps up to {MAX_TARGET_PS:e}, e.g. 150)"
+            ),
+        })
+}
+
 /// Refuses `value` for `flag` when it is above `max`; `what` says what the limit protects.
 pub fn check(flag: &'static str, value: u64, max: u64, what: &str) -> Result<(), Error> {
     if value > max {
@@ -143,6 +163,30 @@ pub fn search_work(
     configurations.saturating_mul(addresses.saturating_add(PER_CONFIGURATION))
 }
 
+/// The estimated work of the pair `(kind, heuristic)` of a search `plan` ([`search_work`]),
+/// where the GF(2) search also pays for its seeds: it starts from every paper family's
+/// result and runs each family's search that the plan does not ([`models::search::search`]),
+/// so a GF(2) search of a space the exhaustive search cannot cover is refused too.
+pub fn search_work_in_plan(
+    kind: models::HashKind,
+    heuristic: models::search::Heuristic,
+    plan: &[(models::HashKind, models::search::Heuristic)],
+    n: u32,
+    m: u32,
+    addresses: u64,
+) -> u64 {
+    let own = search_work(kind, heuristic, n, m, addresses);
+    if heuristic != models::search::Heuristic::Gf2 {
+        return own;
+    }
+    models::search::plan(None, None)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|&(k, h)| k != models::HashKind::XorMatrix && !plan.contains(&(k, h)))
+        .map(|(k, h)| search_work(k, h, n, m, addresses))
+        .fold(own, u64::saturating_add)
+}
+
 /// The fixed cost of evaluating one configuration in a search, in address evaluations: building
 /// the hash function and its cost tally. An estimate, generous so that a large space over a
 /// short trace is refused too.
@@ -176,6 +220,28 @@ mod tests {
         assert!(
             search_work(HashKind::BitvectorXor, Heuristic::Exhaustive, 64, 16, 1000)
                 > MAX_SEARCH_WORK
+        );
+    }
+
+    #[test]
+    fn the_gf2_search_pays_for_the_seeds_it_runs() {
+        use models::search::{plan, Heuristic};
+        use models::HashKind;
+        let gf2 = (HashKind::XorMatrix, Heuristic::Gf2);
+        let exhaustive = (HashKind::BitvectorXor, Heuristic::Exhaustive);
+        let alone = search_work_in_plan(gf2.0, gf2.1, &[gf2], 64, 16, 5);
+        // Alone, it runs the 64-bit, 65 536-bank exhaustive search for its seed: refused.
+        assert!(alone > search_work(exhaustive.0, exhaustive.1, 64, 16, 5));
+        assert!(alone > MAX_SEARCH_WORK);
+        // With every family planned, the seeds are the plan's own results: counted once.
+        let all = plan(None, None).unwrap();
+        assert_eq!(
+            search_work_in_plan(gf2.0, gf2.1, &all, 64, 16, 5),
+            search_work(gf2.0, gf2.1, 64, 16, 5)
+        );
+        assert_eq!(
+            search_work_in_plan(exhaustive.0, exhaustive.1, &[gf2], 64, 16, 5),
+            search_work(exhaustive.0, exhaustive.1, 64, 16, 5)
         );
     }
 

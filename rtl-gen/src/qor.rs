@@ -198,6 +198,7 @@ pub fn synthesize_block_for(
         synth::check_liberty(lib)?;
     }
     crate::output::OutputFolder::check(&dir.join(SYNTH_DIR))?;
+    crate::output::OutputFolder::check_files([dir.join(SYNTH_JSON).as_path()])?;
     let request = synth::SynthRequest {
         files: manifest.rtl_files.iter().map(|f| dir.join(f)).collect(),
         top: manifest.top.clone(),

@@ -219,10 +219,7 @@ fn sweep_tabulates_plots_and_goes_on() {
     assert!(out.join("blocks/hash_bvxor_n6_b8_cfg/synth.json").is_file());
     for svg in ["transistors_vs_banks.svg", "depth_gates_vs_banks.svg"] {
         let s = std::fs::read_to_string(out.join(svg)).unwrap();
-        assert!(
-            s.starts_with("<svg") && s.contains("bitvector-xor"),
-            "{svg}"
-        );
+        assert!(s.contains("<svg") && s.contains("bitvector-xor"), "{svg}");
     }
 }
 
@@ -256,6 +253,10 @@ fn synth_target_bad_values_are_one_line_exit_2_and_write_nothing() {
         (
             vec!["--liberty", lib, "--target-ps", "inf"],
             "--target-ps inf: not a delay target",
+        ),
+        (
+            vec!["--liberty", lib, "--target-ps", "1e30"],
+            "--target-ps 1e30: not a delay target (a positive number of ps up to 1e9",
         ),
         (
             vec!["--target-ps", "150"],
@@ -331,39 +332,29 @@ fn synth_reports_the_address_path_apart_from_the_config_path() {
 fn sweep_targets_writes_the_figure_and_refuses_bad_targets() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("fig");
-    let o = rtl_gen(&[
-        "sweep",
-        "targets",
-        "--liberty",
-        NANGATE45,
-        "--targets",
-        "150,x",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("--targets x: not a delay target"), "{err}");
-    assert!(!out.exists());
+    let refused = |targets: &str, needle: &str| {
+        let o = rtl_gen(&[
+            "sweep",
+            "targets",
+            "--liberty",
+            NANGATE45,
+            "--targets",
+            targets,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{err}");
+        assert!(!out.exists());
+    };
+    refused("150,x", "--targets x: not a delay target");
+    // A target past 10^9 ps (ABC fails from about 10^15 ps on) is refused before any work.
+    refused("150,1e30", "--targets 1e30: not a delay target");
     // One past the limit of distinct targets is refused before any work.
     let many: Vec<String> = (1..=1001).map(|t| t.to_string()).collect();
-    let many = many.join(",");
-    let o = rtl_gen(&[
-        "sweep",
-        "targets",
-        "--liberty",
-        NANGATE45,
-        "--targets",
-        &many,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("--targets 1001: at most 1000"), "{err}");
-    assert!(!out.exists());
+    refused(&many.join(","), "--targets 1001: at most 1000");
 
     let Some(lib) = nangate45() else { return };
     let o = rtl_gen(&[
@@ -397,9 +388,6 @@ fn sweep_targets_writes_the_figure_and_refuses_bad_targets() {
         .is_file());
     for svg in ["area_vs_target.svg", "address_delay_vs_target.svg"] {
         let s = std::fs::read_to_string(out.join(svg)).unwrap();
-        assert!(
-            s.starts_with("<svg") && s.contains("bitvector-perm"),
-            "{svg}"
-        );
+        assert!(s.contains("<svg") && s.contains("bitvector-perm"), "{svg}");
     }
 }

@@ -7,7 +7,7 @@ use rtl_gen::limits::{MAX_CONFIGS, MAX_D2MA_RANDOM, MAX_TRIALS, MAX_VECTORS};
 use std::process::Output;
 
 mod common;
-use common::rtl_gen;
+use common::{rtl_gen, rtl_gen_within};
 
 fn line(o: &Output) -> String {
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
@@ -147,29 +147,37 @@ fn congestion_work_and_search_spaces_are_bounded_up_front() {
     // A 64-bit, 65 536-bank exhaustive space is refused before the search, saying what to
     // restrict; the paper's 14-bit, 32-bank space runs.
     std::fs::write(tmp.path().join("t.trace"), "ld 0 32 64 96 128\n").unwrap();
-    let search = |n: &str, banks: &str| {
-        rtl_gen(
-            tmp.path(),
-            &args(&[
-                "search",
-                "--trace",
-                "t.trace",
-                "--addr-bits",
-                n,
-                "--banks",
-                banks,
-                "--out",
-                "s",
-            ]),
-        )
+    let search = |n: &str, banks: &str, more: &[&str]| {
+        let mut all = vec![
+            "search",
+            "--trace",
+            "t.trace",
+            "--addr-bits",
+            n,
+            "--banks",
+            banks,
+            "--out",
+            "s",
+        ];
+        all.extend(more);
+        rtl_gen_within(tmp.path(), &all, std::time::Duration::from_secs(60))
     };
-    let err = line(&search("64", "65536"));
+    let err = line(&search("64", "65536", &[]));
     assert!(
         err.contains("too large") && err.contains("restrict --kinds or --heuristic"),
         "{err}"
     );
     assert!(!tmp.path().join("s").exists());
-    assert!(search("14", "32").status.success());
+    // The GF(2) search alone runs every paper family's search for its seeds (the exhaustive
+    // one too): the same space is refused at once, not searched for over ten minutes.
+    let o = search("64", "65536", &["--heuristic", "gf2"]);
+    let err = line(&o);
+    assert!(
+        err.contains("--addr-bits 64") && err.contains("xor-matrix gf2"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("s").exists());
+    assert!(search("14", "32", &[]).status.success());
 }
 
 #[test]
@@ -183,6 +191,11 @@ fn the_dpi_c_vector_budget_is_bounded() {
             &["cosim", "o", "--fast", flag, &value.to_string()],
         )
     };
+    // 0 is no budget: refused, not replaced by every address (issue 35).
+    for flag in ["--vectors", "--configs", "--lanes"] {
+        let err = line(&run(flag, 0));
+        assert!(err.contains(&format!("{flag} 0: at least 1")), "{err}");
+    }
     for (flag, max) in [("--vectors", MAX_FAST_VECTORS), ("--configs", MAX_CONFIGS)] {
         // At the limit the run gets past the check and stops at the next one: `o` is no block.
         let at = line(&run(flag, max));

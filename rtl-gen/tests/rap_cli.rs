@@ -84,6 +84,33 @@ fn bad_permutations_are_refused_naming_the_culprit() {
         &["congestion", "--dims", "3"],
         "invalid value '3' for '--dims <DIMS>'",
     );
+    // A pattern spelled for the other shape is refused, not run as its namesake (issue 35).
+    refused(
+        &[
+            "congestion",
+            "--dims",
+            "4",
+            "--pattern",
+            "stride",
+            "--trials",
+            "1",
+        ],
+        "--pattern stride: out of range: allowed contiguous, stride1, stride2, stride3, random, \
+         malicious for --dims 4",
+    );
+    refused(
+        &[
+            "congestion",
+            "--dims",
+            "2",
+            "--pattern",
+            "stride1",
+            "--trials",
+            "1",
+        ],
+        "--pattern stride1: out of range: allowed contiguous, stride, diagonal, random, \
+         malicious for --dims 2",
+    );
 }
 
 #[test]

@@ -102,6 +102,41 @@ impl Pattern {
         })
     }
 
+    /// Every pattern, in the order the names are listed.
+    pub const ALL: [Pattern; 7] = [
+        Pattern::Contiguous,
+        Pattern::Stride(1),
+        Pattern::Stride(2),
+        Pattern::Stride(3),
+        Pattern::Diagonal,
+        Pattern::Random,
+        Pattern::Malicious,
+    ];
+
+    /// The names of the patterns of `dims` dimensions, as [`Pattern::name`] spells them.
+    pub fn names_for(dims: u32) -> Vec<String> {
+        Pattern::ALL
+            .into_iter()
+            .filter(|p| p.supports(dims))
+            .map(|p| p.name(dims))
+            .collect()
+    }
+
+    /// Parses a name as it is spelled for `dims` dimensions: `stride` for a matrix (`--dims
+    /// 2`), `stride1` to `stride3` for a w^4 array (`--dims 4`); a name of the other shape, or
+    /// a pattern `dims` does not have, is refused with the names it does have.
+    pub fn parse_for(s: &str, dims: u32) -> Result<Pattern, crate::Error> {
+        let key = s.trim().to_ascii_lowercase();
+        Pattern::ALL
+            .into_iter()
+            .find(|p| p.supports(dims) && p.name(dims) == key)
+            .ok_or_else(|| crate::Error::OutOfRange {
+                name: "pattern".into(),
+                value: s.into(),
+                allowed: format!("{} for --dims {dims}", Pattern::names_for(dims).join(", ")),
+            })
+    }
+
     /// Whether the pattern is defined for `dims` dimensions.
     pub fn supports(self, dims: u32) -> bool {
         match self {
@@ -129,5 +164,34 @@ impl std::str::FromStr for Pattern {
     /// [`Pattern::parse`].
     fn from_str(s: &str) -> Result<Self, String> {
         Pattern::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_spelled_for_their_dimensions() {
+        assert_eq!(Pattern::parse_for("stride", 2), Ok(Pattern::Stride(1)));
+        assert_eq!(Pattern::parse_for("stride1", 4), Ok(Pattern::Stride(1)));
+        assert_eq!(Pattern::parse_for("Stride3", 4), Ok(Pattern::Stride(3)));
+        for (name, dims) in [
+            ("stride", 4),
+            ("stride1", 2),
+            ("stride2", 2),
+            ("diagonal", 4),
+        ] {
+            let e = Pattern::parse_for(name, dims).unwrap_err().to_string();
+            assert!(
+                e.contains(name) && e.contains(&format!("--dims {dims}")),
+                "{e}"
+            );
+        }
+        for dims in [2, 4] {
+            for name in Pattern::names_for(dims) {
+                assert_eq!(Pattern::parse_for(&name, dims).unwrap().name(dims), name);
+            }
+        }
     }
 }

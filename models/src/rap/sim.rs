@@ -52,11 +52,7 @@ impl Cell {
             return Err(Error::OutOfRange {
                 name: "pattern".into(),
                 value: pattern.name(dims),
-                allowed: if dims == 2 {
-                    "contiguous, stride, diagonal, random or malicious for --dims 2".into()
-                } else {
-                    "contiguous, stride1, stride2, stride3, random or malicious for --dims 4".into()
-                },
+                allowed: format!("{} for --dims {dims}", Pattern::names_for(dims).join(", ")),
             });
         }
         Ok(Self {

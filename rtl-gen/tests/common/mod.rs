@@ -158,6 +158,31 @@ pub fn rtl_gen<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Output {
         .expect("rtl-gen runs")
 }
 
+/// [`rtl_gen`], killed and failed (a hang) when it runs longer than `limit`.
+pub fn rtl_gen_within<S: AsRef<std::ffi::OsStr>>(
+    dir: &Path,
+    args: &[S],
+    limit: std::time::Duration,
+) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("rtl-gen runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("rtl-gen is waited for").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("rtl-gen still ran after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("rtl-gen's output")
+}
+
 /// What a run printed on stdout.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
