@@ -33,8 +33,8 @@ pub fn run(args: KernelsArgs) -> Result<ExitCode, Error> {
         .collect();
     OutputFolder::check(&args.out)?;
     OutputFolder::check_files(paths.iter().map(PathBuf::as_path))?;
-    // Each trace names rtl-gen in its header, so the folder needs no marker.
-    std::fs::create_dir_all(&args.out).map_err(Error::io(&args.out))?;
+    // Each trace names rtl-gen in its header, so the folder needs no marker; `write_file`
+    // creates it.
     for (kernel, path) in kernels.iter().zip(&paths) {
         let header = format!(
             "{}: {}\nwritten by `rtl-gen kernels`; {ADDR_BITS} address bits, {BANKS} banks, warps of {WARP}\nlabel, then the word addresses of the active threads",

@@ -223,7 +223,7 @@ fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
     (bold, light)
 }
 
-/// The chart of `series` as SVG text.
+/// The chart of `series` as SVG text, signed as rtl-gen's (a rerun replaces it).
 pub fn line_chart(axes: &Axes, series: &[Series]) -> String {
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
     let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
@@ -277,7 +277,7 @@ pub fn line_chart(axes: &Axes, series: &[Series]) -> String {
             unreachable!("drawing into a string cannot fail: {e}");
         }
     }
-    svg
+    crate::output::ownership::sign_svg(&svg)
 }
 
 /// Draws the chart on the left of `root` and the legend in its right `legend_w` pixels.

@@ -293,7 +293,7 @@ fn interrupt_big_generation(dir: &Path, signal: i32) -> std::process::Child {
         }
         send(child.id(), libc::SIGCONT);
         assert!(child.wait().unwrap().success());
-        std::fs::remove_dir_all(out.join("hash_xormat_n64_b32")).unwrap();
+        std::fs::remove_dir_all(&out).unwrap();
     }
     panic!("the generation finished before it could be interrupted, three times");
 }
@@ -307,7 +307,8 @@ fn interrupted_generations_leave_no_staging_folder() {
         let status = child.wait().unwrap();
         assert_eq!(status.code(), Some(code), "signal {signal}: {status}");
         assert_eq!(staging_in(&out), Vec::<String>::new());
-        assert!(!out.join("hash_xormat_n64_b32").exists());
+        // The output folder the interrupted run created is not left behind empty (issue 35).
+        assert!(!out.exists(), "signal {signal} left {}", out.display());
     }
 
     // SIGKILL cannot be handled: the staging folder stays until the next run into the folder.
@@ -532,6 +533,74 @@ fn sweep_flow_and_synth_refuse_before_writing() {
     let o = rtl_gen(p, &["synth", "o/hash_mod_n14_b32", "--liberty", "bad.lib"]);
     assert_refused(&o, &["bad.lib"]);
     assert_eq!(tree(&block), before);
+}
+
+/// Issue 35: a user's `synth.json` in a block folder stops `synth` before Yosys runs (no
+/// `synth/`); a second sweep into a user's folder replaces its own results; a block whose
+/// vector file is missing or truncated is refused naming the file, before anything is built.
+#[test]
+fn refusals_come_before_any_work_and_reruns_recognise_their_own_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path();
+    assert!(rtl_gen(p, MOD).status.success());
+    let block = p.join("o/hash_mod_n14_b32");
+    std::fs::write(block.join("synth.json"), "{\"mine\": true}\n").unwrap();
+    let before = tree(&block);
+    let o = rtl_gen(p, &["synth", "o/hash_mod_n14_b32"]);
+    assert_refused(&o, &["synth.json", "rtl-gen did not write it"]);
+    assert_eq!(tree(&block), before);
+    std::fs::remove_file(block.join("synth.json")).unwrap();
+
+    std::fs::create_dir(p.join("mine")).unwrap();
+    std::fs::write(p.join("mine/notes.txt"), "a user's notes").unwrap();
+    let sweep = [
+        "sweep",
+        "hash",
+        "--kinds",
+        "modulo",
+        "--addr-bits",
+        "8",
+        "--banks",
+        "4",
+        "--out",
+        "mine",
+        "--quiet",
+    ];
+    for round in 0..2 {
+        let o = rtl_gen(p, &sweep);
+        assert!(o.status.success(), "round {round}: {}", stderr(&o));
+    }
+    assert_eq!(
+        std::fs::read_to_string(p.join("mine/notes.txt")).unwrap(),
+        "a user's notes"
+    );
+    // A user's CSV with no rtl-gen JSON beside it is still refused, in words that read.
+    std::fs::write(p.join("mine/results.json"), "{}\n").unwrap();
+    let o = rtl_gen(p, &sweep);
+    assert_refused(
+        &o,
+        &["mine/results.csv: a file without rtl-gen's author line is in the way"],
+    );
+
+    let expected = block.join("tb/hash_mod_n14_b32.expect.hex");
+    let text = std::fs::read_to_string(&expected).unwrap();
+    for (contents, needle) in [
+        (None, "expected vectors cannot be read"),
+        (Some(&text[..text.len() / 3]), "fewer than the 16384"),
+    ] {
+        match contents {
+            Some(c) => std::fs::write(&expected, c).unwrap(),
+            None => std::fs::remove_file(&expected).unwrap(),
+        }
+        for simulator in ["verilator", "iverilog"] {
+            let o = rtl_gen(
+                p,
+                &["cosim", "o/hash_mod_n14_b32", "--simulator", simulator],
+            );
+            assert_refused(&o, &["hash_mod_n14_b32.expect.hex", needle]);
+            assert!(!block.join("build").exists(), "{simulator} built");
+        }
+    }
 }
 
 /// The staging name and marker conventions the docs promise.

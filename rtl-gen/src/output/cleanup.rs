@@ -13,6 +13,10 @@ pub const STAGING_PREFIX: &str = ".rtl-gen-staging.";
 /// Staging folders and files this process has under way, removed if a signal ends it.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// Output folders this process created and has not yet filled: removed, innermost first and
+/// each only while empty, if a signal ends the process ([`CreatedFolders`]).
+static CREATED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
 /// Held shared by every write into a staging path and every swap of a result into place, and
 /// taken exclusively by the signal handler: a writer blocked on it can no longer recreate a
 /// staging folder the handler removed (`create_dir_all` would), nor leave a swap half done.
@@ -96,6 +100,66 @@ impl Drop for Registered {
     }
 }
 
+/// The folders [`create_folder`] made for one output (innermost first). Until
+/// [`CreatedFolders::keep`] (the output is in place), a signal that ends the process, or
+/// dropping them (the output failed), removes each one that is still empty, so an interrupted
+/// or failed run leaves no empty output folder behind.
+pub struct CreatedFolders {
+    folders: Vec<PathBuf>,
+}
+
+impl CreatedFolders {
+    /// The output is in place: the folders stay.
+    pub fn keep(&mut self) {
+        let mut created = CREATED.lock().unwrap_or_else(|e| e.into_inner());
+        created.retain(|p| !self.folders.contains(p));
+        self.folders.clear();
+    }
+}
+
+impl Drop for CreatedFolders {
+    fn drop(&mut self) {
+        let folders = std::mem::take(&mut self.folders);
+        let mut created = CREATED.lock().unwrap_or_else(|e| e.into_inner());
+        created.retain(|p| !folders.contains(p));
+        drop(created);
+        for folder in &folders {
+            // Fails, leaving it, when something is in it (another run's output).
+            let _ = std::fs::remove_dir(folder);
+        }
+    }
+}
+
+/// Creates `dir` and the folders above it that are missing, as `create_dir_all` does, and
+/// returns those this call created, registered for removal ([`CreatedFolders`]). A folder
+/// another process creates at the same time is not counted as this one's.
+pub fn create_folder(dir: &Path) -> std::io::Result<CreatedFolders> {
+    let mut missing: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
+        .collect();
+    missing.reverse();
+    let mut created = CreatedFolders {
+        folders: Vec::new(),
+    };
+    let _writing = writing();
+    for folder in missing {
+        match std::fs::create_dir(folder) {
+            Ok(()) => {
+                created.folders.insert(0, folder.to_path_buf());
+                CREATED
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(folder.to_path_buf());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    std::fs::create_dir_all(dir)?;
+    Ok(created)
+}
+
 /// Removes a folder or file, whichever `path` is; nothing if it is gone.
 pub fn remove(path: &Path) -> std::io::Result<()> {
     match std::fs::symlink_metadata(path) {
@@ -139,13 +203,18 @@ pub fn remove_stale(dir: &Path) {
     }
 }
 
-/// Removes every registered staging path, once no thread writes into one: the exclusive hold
+/// Removes every registered staging path, then every output folder this process created that
+/// is left empty ([`create_folder`]), once no thread writes into one: the exclusive hold
 /// on [`WRITING`] waits for the writes under way and is kept until the process exits.
 fn remove_live() {
     let stopped = WRITING.write().unwrap_or_else(|e| e.into_inner());
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
     for path in live.iter() {
         let _ = remove(path);
+    }
+    let created = CREATED.lock().unwrap_or_else(|e| e.into_inner());
+    for folder in created.iter().rev() {
+        let _ = std::fs::remove_dir(folder);
     }
     std::mem::forget(stopped);
 }

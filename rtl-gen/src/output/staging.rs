@@ -14,6 +14,8 @@ pub struct Staging {
     staged: Registered,
     out_dir: PathBuf,
     name: String,
+    /// The folders created for `out_dir`, removed with the staging folder unless committed.
+    created: cleanup::CreatedFolders,
 }
 
 impl Staging {
@@ -40,7 +42,7 @@ impl Staging {
 
     fn start(out_dir: &Path, name: &str, marker: bool) -> Result<Self, Error> {
         Self::check(out_dir, name)?;
-        fs::create_dir_all(out_dir).map_err(Error::io(out_dir))?;
+        let created = cleanup::create_folder(out_dir).map_err(Error::io(out_dir))?;
         cleanup::remove_stale(out_dir);
         let staged = Registered::new(cleanup::staging_path(out_dir, name));
         let writing = cleanup::writing();
@@ -50,6 +52,7 @@ impl Staging {
             staged,
             out_dir: out_dir.to_path_buf(),
             name: name.to_string(),
+            created,
         };
         if marker {
             staging.write(MARKER_FILE, &ownership::marker_text())?;
@@ -75,12 +78,13 @@ impl Staging {
     /// Moves the finished folder into place, replacing an earlier one that rtl-gen wrote (or,
     /// with `--force`, whatever is there), and returns its path. Runs under the lock of the
     /// parent folder, so a concurrent run into the same destination waits for its turn.
-    pub fn commit(self) -> Result<PathBuf, Error> {
+    pub fn commit(mut self) -> Result<PathBuf, Error> {
         let destination = self.out_dir.join(&self.name);
         let lock = DirLock::acquire(&self.out_dir)?;
         let found = folder_state(&destination);
         check_replaceable(&destination, &found)?;
         let aside = swap_in(self.path(), &destination, &self.out_dir, &self.name, &found)?;
+        self.created.keep();
         drop(lock);
         if let Some(aside) = aside {
             cleanup::remove(aside.path()).map_err(Error::io(aside.path()))?;
@@ -134,7 +138,7 @@ pub fn write_file(path: &Path, contents: &[u8]) -> Result<(), Error> {
             path: path.to_path_buf(),
             what: "a path without a file name",
         })?;
-    fs::create_dir_all(dir).map_err(Error::io(dir))?;
+    let mut created = cleanup::create_folder(dir).map_err(Error::io(dir))?;
     cleanup::remove_stale(dir);
     let staged = Registered::new(cleanup::staging_path(dir, &name));
     let result = (|| {
@@ -157,8 +161,11 @@ pub fn write_file(path: &Path, contents: &[u8]) -> Result<(), Error> {
         let _writing = cleanup::writing();
         fs::rename(staged.path(), path).map_err(Error::io(path))
     })();
-    if result.is_err() {
-        let _ = cleanup::remove(staged.path());
+    match result {
+        Ok(()) => created.keep(),
+        Err(_) => {
+            let _ = cleanup::remove(staged.path());
+        }
     }
     result
 }
