@@ -81,7 +81,7 @@ pub fn run(args: CosimArgs) -> Result<ExitCode, Error> {
                  address whatever --vectors says)",
             ),
             ("--configs", args.configs, "at least 1 configuration"),
-            ("--lanes", args.lanes, "at least 1 DUT instance"),
+            ("--instances", args.instances, "at least 1 DUT instance"),
         ] {
             if value == 0 {
                 return Err(Error::BadFlag {

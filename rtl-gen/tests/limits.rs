@@ -192,7 +192,7 @@ fn the_dpi_c_vector_budget_is_bounded() {
         )
     };
     // 0 is no budget: refused, not replaced by every address (issue 35).
-    for flag in ["--vectors", "--configs", "--lanes"] {
+    for flag in ["--vectors", "--configs", "--instances"] {
         let err = line(&run(flag, 0));
         assert!(err.contains(&format!("{flag} 0: at least 1")), "{err}");
     }

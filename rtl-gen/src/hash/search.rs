@@ -39,9 +39,8 @@ pub fn check_space(
                 .sum::<u64>()
         })
         .fold(0, u64::saturating_add);
-    let work = |&(k, h): &(HashKind, Heuristic)| {
-        limits::search_work_in_plan(k, h, plan, n, m, addresses)
-    };
+    let work =
+        |&(k, h): &(HashKind, Heuristic)| limits::search_work_in_plan(k, h, plan, n, m, addresses);
     let total = plan.iter().map(work).fold(0, u64::saturating_add);
     if total <= limits::MAX_SEARCH_WORK {
         return Ok(());
