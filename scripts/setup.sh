@@ -2,8 +2,9 @@
 # Installs what rtl-gen needs and is missing (Yosys, Verilator, Icarus Verilog, ccache, make,
 # Ninja, Python's venv, OpenSTA, qflow, the RISC-V GCC and picolibc for Vortex's kernels, z3 and
 # Boolector for yosys-smtbmc, from Debian), then the pinned Python flow tools (FuseSoC, edalize, PeakRDL:
-# scripts/python-requirements.txt) into the virtual environment .venv/. Safe to run again: it
-# installs nothing that is present.
+# scripts/python-requirements.txt) into the virtual environment .venv/, and the Python package
+# rtl_gen built from the workspace (scripts/python_package.sh). Safe to run again: it installs
+# nothing that is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,3 +45,6 @@ if ! cmp -s "$requirements" .venv/installed-requirements.txt; then
   .venv/bin/pip install --quiet --disable-pip-version-check -r "$requirements"
   cp "$requirements" .venv/installed-requirements.txt
 fi
+
+# The Python package rtl_gen (docs/PYTHON.md), built again only when its sources change.
+scripts/python_package.sh

@@ -1,0 +1,29 @@
+"""rtl-gen's golden models of GPU shared memory, on NumPy arrays.
+
+The same Rust code that generates and checks rtl-gen's Verilog answers here (one
+implementation, compiled into ``rtl_gen._native``): bank hashes and the GF(2) matrix, the
+DMM congestion and the wavefronts an H100 takes. See docs/PYTHON.md.
+
+Every refusal raises :class:`RtlGenError` (a ``ValueError``) with the one line the command
+line prints for the same value.
+"""
+
+from ._native import (
+    Hasher,
+    RtlGenError,
+    __version__,
+    congestion,
+    ideal_wavefronts,
+    wavefronts,
+    wide_congestion,
+)
+
+__all__ = [
+    "Hasher",
+    "RtlGenError",
+    "__version__",
+    "congestion",
+    "ideal_wavefronts",
+    "wavefronts",
+    "wide_congestion",
+]

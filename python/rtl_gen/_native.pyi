@@ -1,0 +1,83 @@
+"""Type stubs of rtl_gen's extension module (the Rust models through PyO3)."""
+
+from typing import Optional, Sequence, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+Addresses = Union[int, Sequence[int], npt.NDArray[np.integer]]
+Accesses = Union[Sequence[int], Sequence[Sequence[int]], npt.NDArray[np.integer]]
+Mask = Optional[Union[Sequence[bool], Sequence[Sequence[bool]], npt.NDArray[np.bool_]]]
+
+class RtlGenError(ValueError):
+    """A value rtl-gen refuses; the message is the one line the CLI prints for it."""
+
+class Hasher:
+    """A bank hash: ``2**addr_bits`` words in ``banks`` banks and the function from a word
+    address to its bank (``rtl-gen hash``'s golden model)."""
+
+    def __init__(
+        self,
+        kind: str,
+        addr_bits: int,
+        banks: int,
+        *,
+        k: Optional[int] = None,
+        k1: Optional[int] = None,
+        k2: Optional[int] = None,
+        mask: Optional[int] = None,
+        bits: Optional[Sequence[int]] = None,
+        pairs: Optional[Sequence[Sequence[int]]] = None,
+        rows: Optional[Sequence[int]] = None,
+    ) -> None: ...
+    @staticmethod
+    def from_json(text: str) -> "Hasher":
+        """A configuration object or a hash block's manifest, as JSON text."""
+    @staticmethod
+    def from_parameters(kind: str, addr_bits: int, banks: int, parameters: Sequence[int]) -> "Hasher":
+        """The hasher whose ``parameters`` (``cfg_i``'s fields, in order) are given."""
+    @staticmethod
+    def random(kind: str, addr_bits: int, banks: int, seed: int = 1) -> "Hasher":
+        """A random configuration of ``kind`` drawn from ``seed``."""
+    @property
+    def kind(self) -> str: ...
+    @property
+    def addr_bits(self) -> int: ...
+    @property
+    def banks(self) -> int: ...
+    @property
+    def bank_bits(self) -> int: ...
+    @property
+    def parameters(self) -> list[int]:
+        """The fields a configurable hasher's ``cfg_i`` packs, in order."""
+    @property
+    def matrix(self) -> list[int]:
+        """Row ``i``: the address bits XORed into bank bit ``i``."""
+    @property
+    def rank(self) -> int: ...
+    @overload
+    def bank(self, addresses: int) -> int: ...
+    @overload
+    def bank(self, addresses: Union[Sequence[int], npt.NDArray[np.integer]]) -> npt.NDArray[np.uint64]: ...
+    def bank(self, addresses: Addresses) -> Union[int, npt.NDArray[np.uint64]]:
+        """The bank of each address: an int for an int, else a uint64 array of the same shape."""
+    def congestion(self, accesses: Accesses, active: Mask = None) -> Union[int, npt.NDArray[np.uint32]]:
+        """The DMM congestion of each warp access (one a row) under this hash."""
+    def to_json(self) -> str: ...
+    def to_dict(self) -> dict: ...
+
+def congestion(accesses: Accesses, banks: int = 32, active: Mask = None) -> Union[int, npt.NDArray[np.uint32]]:
+    """The DMM congestion of each warp access (one a row), ``bank = address % banks``."""
+
+def wide_congestion(
+    indices: Accesses, word_bytes: int, banks: int = 32, model: str = "load-groups", active: Mask = None
+) -> Union[int, npt.NDArray[np.uint32]]:
+    """The congestion of accesses to ``word_bytes``-byte words: ``warp``, ``groups`` or ``load-groups``."""
+
+def wavefronts(offsets: Accesses, width: int = 4, instruction: str = "load") -> Union[int, npt.NDArray[np.uint32]]:
+    """The H100's wavefronts of each warp access (byte offsets of each thread's vector)."""
+
+def ideal_wavefronts(offsets: Accesses, width: int = 4, instruction: str = "load") -> Union[int, npt.NDArray[np.uint32]]:
+    """The fewest wavefronts any layout could give the same accesses."""

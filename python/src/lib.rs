@@ -1,0 +1,29 @@
+//! The Python package `rtl_gen` (import name; distribution `rtl-gen`): rtl-gen's golden models
+//! called from Python on NumPy arrays. One implementation: every function here calls the
+//! `models` crate or rtl-gen's library; none holds a model of its own.
+//!
+//! - [`hash`]: `Hasher`, the hash families and the GF(2) matrix;
+//! - [`wavefront`]: the DMM congestion, the wide-word models and the H100's wavefronts;
+//! - [`array`]: NumPy arrays in and out, computed without the GIL;
+//! - [`error`]: `RtlGenError`, carrying the CLI's one-line messages.
+
+mod array;
+mod error;
+mod hash;
+mod wavefront;
+
+use pyo3::prelude::*;
+
+/// rtl-gen's golden models (bank hashes, swizzles, wavefronts, congestion, RAP, the search,
+/// the shared memory's cycle model) on NumPy arrays.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("RtlGenError", m.py().get_type::<error::RtlGenError>())?;
+    m.add_class::<hash::Hasher>()?;
+    m.add_function(wrap_pyfunction!(wavefront::congestion, m)?)?;
+    m.add_function(wrap_pyfunction!(wavefront::wide_congestion, m)?)?;
+    m.add_function(wrap_pyfunction!(wavefront::wavefronts, m)?)?;
+    m.add_function(wrap_pyfunction!(wavefront::ideal_wavefronts, m)?)?;
+    Ok(())
+}
