@@ -159,7 +159,7 @@ pub fn run(args: MutateArgs) -> Result<ExitCode, Error> {
     let blocks = args.jobs.install(|| {
         args.dirs
             .par_iter()
-            .map(|d| mutate::mutate_block(d, &options, &progress))
+            .map(|d| mutate::mutate_block(d, &options, &rtl_gen::families::REFEREES, &progress))
             .collect::<Result<Vec<_>, _>>()
     })??;
     if let Some(path) = &args.markdown {

@@ -90,11 +90,14 @@ pub fn run(args: ProveArgs) -> Result<ExitCode, Error> {
     let mut blocks = args
         .dirs
         .iter()
-        .map(|d| prove::load(d, &options))
+        .map(|d| prove::load(d, &options, &rtl_gen::families::REFEREES))
         .collect::<Result<Vec<_>, _>>()?;
     // A folder named twice is proved once (two proofs would share its prove/ folder).
     let mut seen = std::collections::HashSet::new();
-    blocks.retain(|b| seen.insert(std::fs::canonicalize(&b.dir).unwrap_or_else(|_| b.dir.clone())));
+    blocks.retain(|b| {
+        let dir = &b.block.dir;
+        seen.insert(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone()))
+    });
     let done = std::sync::atomic::AtomicUsize::new(0);
     // Each proof writes only into its own block's prove/ folder. Lines print as proofs end;
     // the JSON document keeps the order given.
@@ -102,7 +105,7 @@ pub fn run(args: ProveArgs) -> Result<ExitCode, Error> {
         blocks
             .par_iter()
             .map(|block| {
-                let proof = prove::prove(block, &options)?;
+                let proof = prove::prove(&block.block, &block.plan, &options)?;
                 let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
                 if args.json {
                     if !args.quiet.quiet {

@@ -142,8 +142,8 @@ pub enum ProveError {
         path: PathBuf,
         /// Its family, as the manifest names it.
         family: String,
-        /// The families that have a reference.
-        covered: &'static str,
+        /// What the referees cover, in words.
+        covered: String,
     },
     /// A bound given on the command line that is out of range.
     #[error("{flag} {value}: {allowed}")]

@@ -14,6 +14,7 @@
 //! - [`rap`]: the RAP address converter and the congestion simulator's tables and plots;
 //! - [`cosim`]: co-simulation of a generated block folder;
 //! - [`qor`]: synthesis of a generated block folder (`synth.json`);
+//! - [`families`]: the registry of every family's part in the generic experiments;
 //! - [`flow`]: the main job: a block of every family generated, co-simulated, synthesized;
 //! - [`plot`]: the SVG line charts of the sweeps and of the congestion tables;
 //! - [`prove`]: proofs by Yosys' SAT solver that a block equals an independent reference;
@@ -32,6 +33,7 @@ pub mod cosim;
 pub mod cuda;
 pub mod d2ma;
 pub mod error;
+pub mod families;
 pub mod flow;
 pub mod fusesoc;
 pub mod hash;

@@ -31,12 +31,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("representation", &["rtl", "block", "fusesoc", "rdl"]),
     ("tools on a block folder", &["cosim", "qor"]),
+    ("experiments on any family", &["prove", "mutate"]),
     (
         "families",
         &["hash", "rap", "smem", "d2ma", "swizzle", "cuda"],
     ),
-    ("experiments", &["prove", "mutate"]),
-    ("the main job", &["flow"]),
+    ("the registry and the main job", &["families", "flow"]),
     (
         "the binary",
         &["main", "cli", "cli_error", "output_args", "cmd_*"],

@@ -6,8 +6,9 @@
 use models::{Geometry, HashConfig, HashConfigObject, HashFunction, HashKind};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rtl_gen::prove::block::{CfgField, HashBlock, HashForm};
-use rtl_gen::prove::{reference, yosys, BlockUnderProof, Family};
+use rtl_gen::hash::reference::{HashBlock, HashForm};
+use rtl_gen::prove::block::CfgField;
+use rtl_gen::prove::{reference, yosys, BlockUnderProof};
 mod common;
 
 use common::cli::{generate, text};
@@ -469,10 +470,17 @@ fn the_family_formulas_agree_with_the_golden_models_matrices() {
                     form,
                 };
                 let cfg_width = bits.len() as u32;
-                let fixed = reference::hash(&block(HashForm::Fixed(config.clone())), 0, 0).unwrap();
-                let wrong = reference::hash(&block(HashForm::Fixed(other)), 0, 0).unwrap();
-                let configurable =
-                    reference::hash(&block(HashForm::Configurable(fields)), cfg_width, 0).unwrap();
+                let fixed =
+                    rtl_gen::hash::reference::hash(&block(HashForm::Fixed(config.clone())), 0, 0)
+                        .unwrap();
+                let wrong =
+                    rtl_gen::hash::reference::hash(&block(HashForm::Fixed(other)), 0, 0).unwrap();
+                let configurable = rtl_gen::hash::reference::hash(
+                    &block(HashForm::Configurable(fields)),
+                    cfg_width,
+                    0,
+                )
+                .unwrap();
                 let dir = tmp.path().join(format!("{kind}_{n}_{trial}"));
                 std::fs::create_dir_all(&dir).unwrap();
                 let value: String = bits
@@ -535,9 +543,7 @@ fn the_adapter_reads_what_the_generators_write() {
         "hash --kind bitwise-xor --addr-bits 14 --banks 32 --configurable",
     );
     let block = BlockUnderProof::load(&dir).unwrap();
-    let Family::Hash(h) = &block.family else {
-        panic!("not a hasher")
-    };
+    let h = rtl_gen::hash::reference::read(&block).unwrap();
     let HashForm::Configurable(fields) = &h.form else {
         panic!("not configurable")
     };
@@ -548,11 +554,9 @@ fn the_adapter_reads_what_the_generators_write() {
     );
     let dir = generate(tmp.path(), "rap --w 6 --seed 3 --loadable --packed");
     let block = BlockUnderProof::load(&dir).unwrap();
-    let Family::Rap(r) = &block.family else {
-        panic!("not a converter")
-    };
+    let r = rtl_gen::rap::reference::read(&block).unwrap();
     assert_eq!((r.w, r.dims, r.tables.len()), (6, 2, 1));
-    assert_eq!(r.write, Some(rtl_gen::prove::block::WritePort::Packed));
+    assert_eq!(r.write, Some(rtl_gen::rap::reference::WritePort::Packed));
 }
 
 #[test]

@@ -21,6 +21,7 @@ pub mod engine;
 pub mod extent;
 pub mod fields;
 pub mod raw_check;
+pub mod reference;
 pub mod system;
 pub mod vectors;
 pub mod writeback;

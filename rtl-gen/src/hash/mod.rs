@@ -18,6 +18,7 @@ pub mod flow;
 pub mod job_files;
 pub mod logic;
 pub mod mux_tree;
+pub mod reference;
 pub mod search;
 pub mod search_report;
 pub mod structures;

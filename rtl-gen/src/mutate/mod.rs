@@ -21,7 +21,7 @@ pub mod sites;
 pub mod tokens;
 
 use crate::cosim;
-use crate::prove::{self, yosys, BlockUnderProof, Family};
+use crate::prove::{self, yosys, BlockUnderProof, Plan, Referee};
 use crate::Error;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -129,7 +129,8 @@ pub struct Mutant {
 pub struct BlockMutants {
     /// The top module.
     pub block: String,
-    /// The family (`hash`, `rap`, `d2ma`) and kind, as the manifest names them.
+    /// The family (`hash`, `rap`, `d2ma`) and kind in words (the referee's description, else
+    /// the manifest's family and kind).
     pub family: String,
     /// Sites found per operator.
     pub sites: BTreeMap<Operator, usize>,
@@ -236,9 +237,10 @@ fn simulate(dir: &Path, simulator: &str) -> Result<Option<Verdict>, Error> {
 }
 
 /// What Yosys says about a mutant (in `dir`, a copy of `block`) the testbench passed; `site`
-/// is its change.
+/// is its change, `plan` the block's proof plan where its family has a reference.
 fn classify_survivor(
     block: &BlockUnderProof,
+    plan: Option<&Plan>,
     dir: &Path,
     site: &Site,
     options: &Options,
@@ -256,10 +258,11 @@ fn classify_survivor(
     let sequential = block.port("clk_i").is_some();
     // First a difference, if there is one: against the reference where the family has one,
     // otherwise from reset within the bound (or over every input, when combinational).
-    let has_reference = !matches!(block.family, Family::Other(_));
-    if has_reference {
+    let has_reference = plan.is_some();
+    if let Some(plan) = plan {
         let proof = prove::prove(
             &mutant,
+            plan,
             &prove::Options {
                 steps: None,
                 timeout_s: options.timeout_s,
@@ -329,6 +332,7 @@ fn classify_survivor(
 /// Runs one mutant in its own copy of the block.
 fn run_mutant(
     block: &BlockUnderProof,
+    plan: Option<&Plan>,
     texts: &[(String, String)],
     planned: &Planned,
     options: &Options,
@@ -346,7 +350,7 @@ fn run_mutant(
     std::fs::write(dir.join(file), &mutated).map_err(Error::io(dir.join(file)))?;
     let verdict = match simulate(&dir, &options.simulator)? {
         Some(v) => v,
-        None => match classify_survivor(block, &dir, &planned.site, options) {
+        None => match classify_survivor(block, plan, &dir, &planned.site, options) {
             // Yosys gave no verdict (its SAT solver cannot import a latch, as in the clock
             // gates of the D²MA's latch storage): the mutant is undecided, the run goes on.
             Err(Error::Prove(prove::ProveError::Yosys { reason, .. })) => Verdict::Undecided {
@@ -367,38 +371,16 @@ fn run_mutant(
     })
 }
 
-/// The family and kind of a block, as its manifest names them (`hash bitvector-xor`).
-fn family_of(block: &BlockUnderProof) -> String {
-    match &block.family {
-        Family::Hash(h) => format!(
-            "hash {}{}",
-            h.kind,
-            match h.form {
-                prove::block::HashForm::Fixed(_) => "",
-                prove::block::HashForm::Configurable(_) => " configurable",
-            }
-        ),
-        Family::Rap(r) => format!(
-            "rap {}{}",
-            if r.dims == 4 { "3p" } else { "2-d" },
-            match r.write {
-                None => " baked",
-                Some(prove::block::WritePort::Entry) => " loadable",
-                Some(prove::block::WritePort::Packed) => " loadable packed",
-            }
-        ),
-        Family::RawCheck(_) => "d2ma raw-check".to_string(),
-        Family::Other(f) => f.clone(),
-    }
-}
-
-/// Mutates the block in `dir`, calling `progress` after each mutant with its index and count.
+/// Mutates the block in `dir`, calling `progress` after each mutant with its index and count;
+/// a survivor of a block one of `referees` covers is also proved against its reference.
 pub fn mutate_block(
     dir: &Path,
     options: &Options,
+    referees: &[&dyn Referee],
     progress: &(dyn Fn(&str, usize, usize, &Mutant) + Sync),
 ) -> Result<BlockMutants, Error> {
     let block = BlockUnderProof::load(dir)?;
+    let proof_plan = prove::plan_of(&block, referees)?;
     let texts = block
         .rtl_files
         .iter()
@@ -419,7 +401,7 @@ pub fn mutate_block(
     let mutants = planned
         .par_iter()
         .map(|p| {
-            let m = run_mutant(&block, &texts, p, options)?;
+            let m = run_mutant(&block, proof_plan.as_ref(), &texts, p, options)?;
             let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
             progress(&block.top, n, planned.len(), &m);
             Ok(m)
@@ -427,7 +409,10 @@ pub fn mutate_block(
         .collect::<Result<Vec<_>, Error>>()?;
     Ok(BlockMutants {
         block: block.top.clone(),
-        family: family_of(&block),
+        family: proof_plan.map_or_else(
+            || format!("{} {}", block.family, block.kind),
+            |p| p.description,
+        ),
         sites,
         mutants,
     })

@@ -1,22 +1,22 @@
-//! The manifest adapter: what the prover and the mutation tool read from a block folder.
+//! The manifest adapter: what the prover and the mutation tool read from a block folder, for
+//! any family.
 //!
-//! The typed manifest ([`crate::manifest::Manifest`]) gives the family, the top module and its
-//! files, the ports, the timing and the fields of `cfg_i`; the family's configuration object is
-//! read here as plain JSON, so that a change of its layout is one edit in this file:
+//! The typed manifest ([`crate::manifest::Manifest`]) gives the family, kind and variant, the
+//! top module and its files, the ports, the timing and the fields of every packed port; the
+//! family's configuration object is read by the family's own [`super::Referee`] as plain JSON
+//! through [`Field`], so that a refusal names the manifest key at fault:
 //!
 //! | manifest key | used for |
 //! |---|---|
-//! | `family` | `hash`, `rap`, `d2ma` |
+//! | `family`, `kind`, `variant` | which referee reads the block, and its description |
 //! | `top`, `rtl_files`, `ports` | the module, its files, the interface the reference must match |
-//! | `timing` | combinational, or pipelined with one register of latency |
-//! | `variant` | `fixed` or `configurable` (hash) |
-//! | `configuration` | the hash's configuration object; RAP's `dims`, `w`, `tables`, `loadable`, `packed`, `kind`, `seed`, `wide` |
-//! | `fields.cfg_i` | the `cfg_i` layout of a configurable hash |
-//! | `kind` | `raw-check` (d2ma: the only D²MA block with a reference); its `ctas`, `buffers` |
+//! | `timing` | the output latency (0 when combinational or clocked) |
+//! | `fields` | the fields of each packed port (counterexamples are shown field by field) |
+//! | `configuration` | read by the family's referee |
 
 use super::ProveError;
-use models::{HashConfig, HashConfigObject, HashKind};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// One port of the block's interface.
@@ -30,82 +30,15 @@ pub struct Port {
     pub width: u32,
 }
 
-/// One field of a configurable hasher's `cfg_i`.
+/// One field of a packed port (a configurable hasher's `cfg_i`, a D²MA entry).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CfgField {
     /// Field name (`k1`, `bit3`, `pair0a`, `row2`).
     pub name: String,
-    /// Least significant bit within `cfg_i`.
+    /// Least significant bit within the port.
     pub lsb: u32,
     /// Width in bits.
     pub width: u32,
-}
-
-/// A hasher as the prover sees it.
-#[derive(Debug, Clone)]
-pub struct HashBlock {
-    /// The family.
-    pub kind: HashKind,
-    /// Address bits `n`.
-    pub addr_bits: u32,
-    /// Bank bits `m`.
-    pub bank_bits: u32,
-    /// Fixed (a validated configuration) or configurable (its `cfg_i` layout).
-    pub form: HashForm,
-}
-
-/// How a hasher gets its configuration.
-#[derive(Debug, Clone)]
-pub enum HashForm {
-    /// Baked in.
-    Fixed(HashConfig),
-    /// On `cfg_i`, laid out as the manifest says.
-    Configurable(Vec<CfgField>),
-}
-
-/// How a loadable RAP converter's tables are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WritePort {
-    /// One entry a write (`perm_idx_i` names the entry).
-    Entry,
-    /// One 32-bit word of packed shifts a write (`perm_idx_i` names the word).
-    Packed,
-}
-
-/// A RAP, RAS or 3P address converter as the prover sees it.
-#[derive(Debug, Clone)]
-pub struct RapBlock {
-    /// 2 (a `w x w` matrix) or 4 (a `w^4` array, 3P).
-    pub dims: u32,
-    /// The matrix side.
-    pub w: u32,
-    /// The tables with their names (`shift`; or `r`, `s`, `t`), each `w` entries below `w`;
-    /// the baked contents, or the reset contents of a loadable converter.
-    pub tables: Vec<(String, Vec<u32>)>,
-    /// `None` when baked.
-    pub write: Option<WritePort>,
-}
-
-/// The D²MA RAW check as the prover sees it.
-#[derive(Debug, Clone, Copy)]
-pub struct RawCheckBlock {
-    /// CTAs.
-    pub ctas: u32,
-    /// Buffers per CTA.
-    pub buffers: u32,
-}
-
-/// What a block folder holds, in the terms the prover needs.
-#[derive(Debug, Clone)]
-pub enum Family {
-    /// A bank hasher.
-    Hash(HashBlock),
-    /// An address converter.
-    Rap(RapBlock),
-    /// The D²MA RAW check.
-    RawCheck(RawCheckBlock),
-    /// A block with no reference (the other D²MA blocks), by its family and kind.
-    Other(String),
 }
 
 /// A generated block, read through its manifest.
@@ -117,25 +50,38 @@ pub struct BlockUnderProof {
     pub manifest: PathBuf,
     /// Top module name.
     pub top: String,
+    /// The family (`hash`), as the manifest names it.
+    pub family: String,
+    /// The kind (`bitvector-xor`).
+    pub kind: String,
+    /// The variant label (`configurable`).
+    pub variant: String,
     /// RTL files, absolute, leaves first.
     pub rtl_files: Vec<PathBuf>,
     /// The interface.
     pub ports: Vec<Port>,
-    /// Output latency in cycles (0 or 1).
+    /// Output latency in cycles (0 when combinational or clocked).
     pub latency: u32,
-    /// The family and its specification.
-    pub family: Family,
+    /// The fields of each packed port, by port.
+    pub fields: BTreeMap<String, Vec<CfgField>>,
+    /// The manifest as JSON, for the family's referee.
+    json: Value,
 }
 
-/// A JSON value with the path of keys that led to it, for errors that name the key.
-struct Field<'a> {
+/// A JSON value of a manifest with the path of keys that led to it, for errors that name the
+/// key.
+#[derive(Debug, Clone)]
+pub struct Field<'a> {
     manifest: &'a Path,
     key: String,
-    value: Option<&'a Value>,
+    /// The value, `None` when the key is missing.
+    pub value: Option<&'a Value>,
 }
 
 impl<'a> Field<'a> {
-    fn bad(&self, allowed: &str) -> ProveError {
+    /// The refusal of this value (or of its absence): the manifest, the key, the value found
+    /// (shortened) and what is allowed.
+    pub fn bad(&self, allowed: &str) -> ProveError {
         let value = match self.value {
             None => "missing".to_string(),
             Some(v) => {
@@ -155,7 +101,8 @@ impl<'a> Field<'a> {
         }
     }
 
-    fn get(&self, key: &str) -> Field<'a> {
+    /// The value under `key`.
+    pub fn get(&self, key: &str) -> Field<'a> {
         Field {
             manifest: self.manifest,
             key: if self.key.is_empty() {
@@ -167,27 +114,31 @@ impl<'a> Field<'a> {
         }
     }
 
-    fn str(&self) -> Result<&'a str, ProveError> {
+    /// A string.
+    pub fn str(&self) -> Result<&'a str, ProveError> {
         self.value
             .and_then(Value::as_str)
             .ok_or_else(|| self.bad("a string"))
     }
 
-    fn bool_or(&self, default: bool) -> Result<bool, ProveError> {
+    /// A boolean, `default` when missing.
+    pub fn bool_or(&self, default: bool) -> Result<bool, ProveError> {
         match self.value {
             None => Ok(default),
             Some(v) => v.as_bool().ok_or_else(|| self.bad("true or false")),
         }
     }
 
-    fn u32(&self) -> Result<u32, ProveError> {
+    /// An unsigned 32-bit integer.
+    pub fn u32(&self) -> Result<u32, ProveError> {
         self.value
             .and_then(Value::as_u64)
             .and_then(|v| u32::try_from(v).ok())
             .ok_or_else(|| self.bad("an unsigned 32-bit integer"))
     }
 
-    fn items(&self) -> Result<Vec<Field<'a>>, ProveError> {
+    /// The items of a list.
+    pub fn items(&self) -> Result<Vec<Field<'a>>, ProveError> {
         let list = self
             .value
             .and_then(Value::as_array)
@@ -213,11 +164,6 @@ impl BlockUnderProof {
             path: path.clone(),
             message: e.to_string(),
         })?;
-        let root = Field {
-            manifest: &path,
-            key: String::new(),
-            value: Some(&json),
-        };
         let ports = manifest
             .ports
             .iter()
@@ -227,9 +173,13 @@ impl BlockUnderProof {
                     "input" => true,
                     "output" => false,
                     _ => {
-                        return Err(root
-                            .get(&format!("ports[{i}].direction"))
-                            .bad("input or output"))
+                        let root = Field {
+                            manifest: &path,
+                            key: String::new(),
+                            value: Some(&json),
+                        };
+                        let key = format!("ports[{i}].direction");
+                        return Err(root.get(&key).bad("input or output"));
                     }
                 };
                 Ok(Port {
@@ -240,33 +190,38 @@ impl BlockUnderProof {
             })
             .collect::<Result<Vec<_>, ProveError>>()?;
         let latency = match manifest.timing.timing {
-            // A loadable converter is clocked: its table is state, its outputs follow the
-            // read inputs in the same cycle.
+            // A clocked block's outputs follow its inputs in the same cycle (its state is
+            // the family's to model).
             testbenches::Timing::Combinational | testbenches::Timing::Clocked => 0,
-            testbenches::Timing::Pipelined { latency: 1 } => 1,
-            // Only the hash and rap references use the latency.
-            _ if !matches!(manifest.family.as_str(), "hash" | "rap") => 0,
-            _ => {
-                return Err(root
-                    .get("timing")
-                    .bad("combinational, clocked, or pipelined with latency 1")
-                    .into())
-            }
+            testbenches::Timing::Pipelined { latency } => latency,
         };
-        let family = match manifest.family.as_str() {
-            "hash" => Family::Hash(read_hash(&root, &manifest)?),
-            "rap" => Family::Rap(read_rap(&root)?),
-            "d2ma" if manifest.kind == "raw-check" => Family::RawCheck(read_raw_check(&root)?),
-            other => Family::Other(format!("{other} {}", manifest.kind)),
-        };
+        let fields = manifest
+            .fields
+            .iter()
+            .map(|(port, fields)| {
+                let fields = fields
+                    .iter()
+                    .map(|f| CfgField {
+                        name: f.name.clone(),
+                        lsb: f.lsb,
+                        width: f.width,
+                    })
+                    .collect();
+                (port.clone(), fields)
+            })
+            .collect();
         Ok(Self {
             dir: dir.clone(),
             manifest: path,
             top: manifest.top,
+            family: manifest.family,
+            kind: manifest.kind,
+            variant: manifest.variant,
             rtl_files: manifest.rtl_files.iter().map(|f| dir.join(f)).collect(),
             ports,
             latency,
-            family,
+            fields,
+            json,
         })
     }
 
@@ -274,146 +229,24 @@ impl BlockUnderProof {
     pub fn port(&self, name: &str) -> Option<&Port> {
         self.ports.iter().find(|p| p.name == name)
     }
-}
 
-fn read_hash(root: &Field, manifest: &crate::manifest::Manifest) -> Result<HashBlock, ProveError> {
-    let configuration = root.get("configuration");
-    let object: HashConfigObject = configuration
-        .value
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-        .ok_or_else(|| configuration.bad("a hash configuration object (docs/HASH.md)"))?;
-    let kind = object.kind;
-    let variant = root.get("variant");
-    let configurable = match variant.str()? {
-        "fixed" => false,
-        "configurable" => true,
-        _ => return Err(variant.bad("fixed or configurable")),
-    };
-    let shape = configuration.get("addr_bits");
-    let geometry = models::Geometry::new(object.addr_bits, object.banks)
-        .map_err(|e| shape.bad(&e.to_string()))?;
-    let form = if configurable {
-        let fields = manifest
-            .fields
-            .get("cfg_i")
-            .ok_or_else(|| root.get("fields").get("cfg_i").bad("the fields of cfg_i"))?
-            .iter()
-            .map(|f| CfgField {
-                name: f.name.clone(),
-                lsb: f.lsb,
-                width: f.width,
-            })
-            .collect();
-        HashForm::Configurable(fields)
-    } else {
-        let (_, config) = object
-            .validate()
-            .map_err(|e| configuration.bad(&e.to_string()))?;
-        HashForm::Fixed(config.ok_or_else(|| {
-            configuration.bad(&format!(
-                "a fixed {kind} hasher's fields ({})",
-                kind.fields().join(", ")
-            ))
-        })?)
-    };
-    Ok(HashBlock {
-        kind,
-        addr_bits: geometry.addr_bits(),
-        bank_bits: geometry.bank_bits(),
-        form,
-    })
-}
-
-/// The most CTAs and buffers a RAW check is read with (`rtl-gen d2ma --ctas`, `--buffers`).
-const MAX_ENTRIES: u32 = 1024;
-
-fn read_raw_check(root: &Field) -> Result<RawCheckBlock, ProveError> {
-    let c = root.get("configuration");
-    let count = |key: &str| {
-        let field = c.get(key);
-        field
-            .u32()
-            .ok()
-            .filter(|v| (1..=MAX_ENTRIES).contains(v))
-            .ok_or_else(|| field.bad(&format!("1 to {MAX_ENTRIES}")))
-    };
-    let (ctas, buffers) = (count("ctas")?, count("buffers")?);
-    if ctas * buffers > MAX_ENTRIES {
-        return Err(c
-            .get("buffers")
-            .bad(&format!("ctas x buffers at most {MAX_ENTRIES}")));
-    }
-    Ok(RawCheckBlock { ctas, buffers })
-}
-
-/// The largest `w` a converter has (`rtl-gen rap --banks`).
-const MAX_W: u32 = 1024;
-
-fn read_rap(root: &Field) -> Result<RapBlock, ProveError> {
-    let c = root.get("configuration");
-    let dims_field = c.get("dims");
-    let dims = dims_field.u32()?;
-    if dims != 2 && dims != 4 {
-        return Err(dims_field.bad("2 (a w x w matrix) or 4 (3P, a w^4 array)"));
-    }
-    let w_field = c.get("w");
-    let w = w_field.u32()?;
-    if !(2..=MAX_W).contains(&w) {
-        return Err(w_field.bad(&format!("2 to {MAX_W}")));
-    }
-    let names: &[&str] = if dims == 2 {
-        &["shift"]
-    } else {
-        &["r", "s", "t"]
-    };
-    let tables = names
-        .iter()
-        .map(|&name| {
-            let table = c.get("tables").get(name);
-            let entries = table
-                .items()?
-                .iter()
-                .map(|e| e.u32().ok().filter(|&v| v < w))
-                .collect::<Option<Vec<u32>>>()
-                .filter(|t| t.len() == w as usize)
-                .ok_or_else(|| table.bad(&format!("{w} entries, each 0 to {}", w - 1)))?;
-            Ok((name.to_string(), entries))
-        })
-        .collect::<Result<Vec<_>, ProveError>>()?;
-    let kind = c.get("kind");
-    if kind.str()? == "rap" && !c.get("wide").bool_or(false)? {
-        check_against_model(&c, w, &tables[0].1)?;
-    }
-    let write = match (
-        c.get("loadable").bool_or(false)?,
-        c.get("packed").bool_or(false)?,
-    ) {
-        (false, _) => None,
-        (true, false) => Some(WritePort::Entry),
-        (true, true) => Some(WritePort::Packed),
-    };
-    Ok(RapBlock {
-        dims,
-        w,
-        tables,
-        write,
-    })
-}
-
-/// A RAP table must be a permutation, and one drawn from a seed must be the golden model's
-/// `Permutation::from_seed` draw.
-fn check_against_model(c: &Field, w: u32, table: &[u32]) -> Result<(), ProveError> {
-    let values: Vec<u64> = table.iter().map(|&v| u64::from(v)).collect();
-    let field = c.get("tables").get("shift");
-    models::rap::Permutation::new(w, &values).map_err(|e| field.bad(&e.to_string()))?;
-    let seed = c.get("seed");
-    if let Some(seed) = seed.value.and_then(Value::as_u64) {
-        let model = models::rap::Permutation::from_seed(w, seed);
-        if model.as_slice() != table {
-            return Err(field.bad(&format!(
-                "the golden model's permutation for seed {seed} (models::rap::Permutation::from_seed)"
-            )));
+    /// The whole manifest, for a family's referee to read its keys from.
+    pub fn root(&self) -> Field<'_> {
+        Field {
+            manifest: &self.manifest,
+            key: String::new(),
+            value: Some(&self.json),
         }
     }
-    Ok(())
+
+    /// Refuses a latency above `max` (a reference that models at most one output register),
+    /// naming the manifest's `timing`.
+    pub fn check_latency(&self, max: u32) -> Result<(), ProveError> {
+        if self.latency <= max {
+            return Ok(());
+        }
+        Err(self.root().get("timing").bad(&format!(
+            "combinational, clocked, or pipelined with latency up to {max}"
+        )))
+    }
 }

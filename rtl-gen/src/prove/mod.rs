@@ -1,33 +1,116 @@
 //! Proofs that a generated block equals an independent reference, by Yosys' SAT solver: where
-//! a testbench samples, a proof covers every input.
+//! a testbench samples, a proof covers every input. The machinery is the same for every
+//! family; a family takes part through its [`Referee`], which reads its blocks' manifests and
+//! writes their references (the registry, `crate::families`, lists them):
 //!
-//! - [`block`]: the manifest adapter (the only place that knows the manifest's keys);
-//! - [`reference`]: the reference netlists, written from the golden models and the families'
-//!   definitions, never from the generators' code;
+//! - [`block`]: the manifest adapter ([`BlockUnderProof`], and [`block::Field`] for a referee's
+//!   reading of its configuration, with refusals that name the key);
+//! - [`reference`]: the writer of reference netlists;
 //! - [`yosys`]: the miter, the SAT run and its counterexample.
 //!
-//! What is proved per block ([`prove`]):
-//!
-//! | block | reference | check |
-//! |---|---|---|
-//! | fixed hasher | the configuration's GF(2) matrix (`models::HashConfig::to_matrix`) | every address |
-//! | configurable hasher | the family's formula on the manifest's `cfg_i` fields | every in-range configuration and every address |
-//! | baked RAP / RAS / 3P | the manifest's tables, `(col + shift) mod w` | every element |
-//! | loadable converter | a register file reset to the manifest's tables | every input sequence from reset (induction with a table lemma); bounded (`--steps`) where asked or where the induction does not close |
-//! | pipelined variants | the same behind an output register reset to 0 | 1-induction from any state |
+//! What the families' referees prove is in docs/VERIFICATION.md (today: every hasher, every RAP,
+//! RAS and 3P converter, the D²MA RAW check); how ([`Strategy`]): outputs equal for every input
+//! (1-induction from any state behind an output register), every input sequence from reset
+//! (induction with the referee's lemma, bounded by `--steps` where asked or where the induction
+//! does not close), or one SAT problem per value of an input port.
 
 pub mod block;
 pub mod reference;
 pub mod yosys;
 
 pub use crate::error::ProveError;
-pub use block::{BlockUnderProof, Family};
+pub use block::BlockUnderProof;
 
 use crate::Error;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use yosys::{Answer, Check, Design, Trace};
+
+/// A family's part in the proofs: it recognises its blocks and gives each one's proof plan.
+pub trait Referee: Sync {
+    /// The family whose blocks it reads, as manifests name it (`hash`).
+    fn family(&self) -> &'static str;
+
+    /// What it proves, in words, for the refusal of a block no referee covers.
+    fn covers(&self) -> String {
+        format!("the {} family", self.family())
+    }
+
+    /// The plan of a proof of `block`, a block of its family; `Ok(None)` when it has no
+    /// reference for the block's kind.
+    ///
+    /// # Errors
+    /// A manifest of one of its blocks it cannot read (naming the key, [`block::Field::bad`]).
+    fn plan(&self, block: &BlockUnderProof) -> Result<Option<Plan>, ProveError>;
+}
+
+/// How a block is proved equal to its reference.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// What is compared (`matrix`, `family`, `table`, `loaded-tables`, `raw-check`).
+    pub name: &'static str,
+    /// The reference; or why no reference can match this block (a layout that cannot hold a
+    /// legal configuration): the proof is then disproved without a run.
+    pub reference: Result<reference::Reference, String>,
+    /// How the two are compared.
+    pub strategy: Strategy,
+    /// The block's family and kind in words, for the mutation tables (`rap 2-d loadable`).
+    pub description: String,
+}
+
+/// How the outputs are compared.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Strategy {
+    /// Equal for every input (combinational), or from any state from the second cycle on
+    /// behind an output register (1-induction).
+    Outputs,
+    /// Equal from reset for every input sequence: first by temporal induction with `lemma`
+    /// (pairs of reference and block signals held equal), then, where that does not close or
+    /// `--steps` is given, for `default_steps` cycles.
+    FromReset {
+        /// Cycles of the bounded proof without `--steps`.
+        default_steps: u32,
+        /// The state bits the bounded proof unrolls (its size is bounded).
+        state_bits: u64,
+        /// Writes that load every entry, for the claim.
+        writes: u32,
+        /// The induction's lemma.
+        lemma: Vec<(String, String)>,
+    },
+    /// One SAT problem per value of the input port `port` (`bits` wide), values at or above
+    /// `values` assumed away by the reference.
+    PerValue {
+        /// The port.
+        port: &'static str,
+        /// Its width.
+        bits: u32,
+        /// The values proved.
+        values: u64,
+    },
+}
+
+/// A block read for a proof: the block and its plan.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The block.
+    pub block: BlockUnderProof,
+    /// Its plan.
+    pub plan: Plan,
+}
+
+/// The plan of `block` from the first referee that knows it; `None` when none does.
+pub fn plan_of(
+    block: &BlockUnderProof,
+    referees: &[&dyn Referee],
+) -> Result<Option<Plan>, ProveError> {
+    for referee in referees.iter().filter(|r| r.family() == block.family) {
+        if let Some(plan) = referee.plan(block)? {
+            return Ok(Some(plan));
+        }
+    }
+    Ok(None)
+}
 
 /// The work folder inside a block folder: the reference, the Yosys scripts and their logs.
 pub const PROVE_DIR: &str = "prove";
@@ -122,34 +205,37 @@ pub struct Proof {
     pub script: PathBuf,
 }
 
-/// Reads a block folder and checks that it has a reference and that its proof fits the
+/// Reads a block folder, finds its plan among `referees` and checks that the proof fits the
 /// bounds: the step that can refuse, run for every block before any proof starts.
-pub fn load(dir: &Path, options: &Options) -> Result<BlockUnderProof, Error> {
+pub fn load(dir: &Path, options: &Options, referees: &[&dyn Referee]) -> Result<Loaded, Error> {
     let block = BlockUnderProof::load(dir)?;
     crate::output::OutputFolder::check(&block.dir.join(PROVE_DIR))?;
-    match &block.family {
-        Family::Other(family) => Err(ProveError::NoReference {
+    let Some(plan) = plan_of(&block, referees)? else {
+        let covered: Vec<String> = referees.iter().map(|r| r.covers()).collect();
+        return Err(ProveError::NoReference {
             path: dir.to_path_buf(),
-            family: family.clone(),
-            covered: "the hash and rap families and the d2ma raw-check",
+            family: format!("{} {}", block.family, block.kind),
+            covered: covered.join(", "),
         }
-        .into()),
-        Family::Rap(r) if r.write.is_some() => {
-            steps(r, block.latency, options)?;
-            Ok(block)
-        }
-        _ => Ok(block),
-    }
+        .into());
+    };
+    steps(&plan.strategy, options)?;
+    Ok(Loaded { block, plan })
 }
 
-/// The bounded length of a loadable converter's proof, checked against the limits.
-fn steps(r: &block::RapBlock, latency: u32, options: &Options) -> Result<u32, Error> {
-    let default = reference::load_cycles(r) + 2 + latency;
-    let steps = options.steps.unwrap_or(default);
-    let state_bits = u64::from(r.w)
-        * u64::from(reference::bits_to_hold(u64::from(r.w - 1)))
-        * r.tables.len() as u64;
-    let unrolled = state_bits * u64::from(steps);
+/// The bounded length of a proof from reset, checked against the limits; `None` for the other
+/// strategies.
+fn steps(strategy: &Strategy, options: &Options) -> Result<Option<u32>, Error> {
+    let Strategy::FromReset {
+        default_steps,
+        state_bits,
+        ..
+    } = strategy
+    else {
+        return Ok(None);
+    };
+    let steps = options.steps.unwrap_or(*default_steps);
+    let unrolled = *state_bits * u64::from(steps);
     if !(2..=MAX_STEPS).contains(&steps) || unrolled > MAX_UNROLLED_BITS {
         let flag = if options.steps.is_some() {
             "--steps"
@@ -163,37 +249,12 @@ fn steps(r: &block::RapBlock, latency: u32, options: &Options) -> Result<u32, Er
                 "2 to {MAX_STEPS} cycles, and at most {MAX_UNROLLED_BITS} table bits x cycles \
                  ({state_bits} table bits here: at most {} cycles); prove a smaller w, or give \
                  fewer --steps for a weaker bound",
-                MAX_UNROLLED_BITS / state_bits
+                MAX_UNROLLED_BITS / (*state_bits).max(1)
             ),
         }
         .into());
     }
-    Ok(steps)
-}
-
-/// The reference of `block`, or why the block cannot match any (a layout that cannot hold a
-/// legal configuration).
-fn reference_of(block: &BlockUnderProof) -> Result<(&'static str, reference::Reference), String> {
-    match &block.family {
-        Family::Hash(h) => {
-            let name = match h.form {
-                block::HashForm::Fixed(_) => "matrix",
-                block::HashForm::Configurable(_) => "family",
-            };
-            let cfg_width = block.port("cfg_i").map_or(0, |p| p.width);
-            reference::hash(h, cfg_width, block.latency).map(|r| (name, r))
-        }
-        Family::Rap(r) => {
-            let name = if r.write.is_some() {
-                "loaded-tables"
-            } else {
-                "table"
-            };
-            Ok((name, reference::rap(r, block.latency)))
-        }
-        Family::RawCheck(r) => Ok(("raw-check", reference::raw_check(r))),
-        Family::Other(f) => Err(format!("no reference for a {f} block")),
-    }
+    Ok(Some(steps))
 }
 
 /// How the block's interface differs from the reference's, if it does.
@@ -224,36 +285,13 @@ fn interface_difference(block: &BlockUnderProof, reference: &[block::Port]) -> O
     (!differences.is_empty()).then(|| format!("the interface differs: {}", differences.join("; ")))
 }
 
-/// The lemma that makes a loadable converter's induction close: bit `k` of entry `i` of each
-/// table, the reference's register `<table>_<i>` and the block's bit plane
-/// `<table>_bit<k>_q[i]`, equal; and, when `w` is not a power of two, every entry below `w`. Only a hint to the solver: it is proved with the outputs, so a block
-/// that stores its tables otherwise fails the induction (and gets the bounded proof), never a
-/// wrong verdict.
-fn table_lemma(r: &block::RapBlock) -> Vec<(String, String)> {
-    let bits = reference::bits_to_hold(u64::from(r.w - 1));
-    let mut lemma = Vec::new();
-    for (table, _) in &r.tables {
-        for i in 0..r.w {
-            for k in 0..bits {
-                lemma.push((
-                    format!("gold.{table}_{i}[{k}]"),
-                    format!("gate.{table}_bit{k}_q[{i}]"),
-                ));
-            }
-        }
-    }
-    if !r.w.is_power_of_two() {
-        // Entries at or above w are unreachable, and the modulo differs on them.
-        lemma.push((format!("gold.{}", reference::TABLES_IN_RANGE), "1'1".into()));
-    }
-    lemma
-}
-
-/// Proves `block` (from [`load`]) equal to its reference.
-pub fn prove(block: &BlockUnderProof, options: &Options) -> Result<Proof, Error> {
+/// Proves `block` equal to its reference as `plan` says (both from [`load`]; a mutant of a
+/// block is proved under the original's plan).
+pub fn prove(block: &BlockUnderProof, plan: &Plan, options: &Options) -> Result<Proof, Error> {
     let work = block.dir.join(PROVE_DIR);
     let script = work.join("proof.ys");
-    let disproof = |name: &str, claim: String, reason: String| Proof {
+    let name = plan.name;
+    let disproof = |claim: String, reason: String| Proof {
         block: block.top.clone(),
         name: name.to_string(),
         claim,
@@ -265,34 +303,26 @@ pub fn prove(block: &BlockUnderProof, options: &Options) -> Result<Proof, Error>
         cpu_seconds: None,
         script: script.clone(),
     };
-    let (name, reference) = match reference_of(block) {
+    let reference = match &plan.reference {
         Ok(r) => r,
-        Err(reason) => return Ok(disproof("family", String::new(), reason)),
+        Err(reason) => return Ok(disproof(String::new(), reason.clone())),
     };
     if let Some(reason) = interface_difference(block, &reference.ports) {
-        return Ok(disproof(name, reference.claim, reason));
+        return Ok(disproof(reference.claim.clone(), reason));
     }
-    let check = match &block.family {
-        Family::Rap(r) if reference.stateful => Check::FromReset {
-            steps: steps(r, block.latency, options)?,
-        },
-        _ if block.latency > 0 => Check::Induction,
-        _ => Check::Combinational,
+    let check = match steps(&plan.strategy, options)? {
+        Some(steps) => Check::FromReset { steps },
+        None if block.latency > 0 => Check::Induction,
+        None => Check::Combinational,
     };
-    let claim = match check {
-        Check::FromReset { steps } => {
-            let writes = match &block.family {
-                Family::Rap(r) => reference::load_cycles(r),
-                _ => 0,
-            };
-            format!(
-                "{}: from reset (asserted in cycle 1), every input sequence of {steps} cycles \
-                 (reads, writes of in-range shifts to any index, further resets) gives the same \
-                 outputs; loading every entry takes {writes} write{}",
-                reference.claim,
-                if writes == 1 { "" } else { "s" }
-            )
-        }
+    let claim = match (&plan.strategy, check) {
+        (Strategy::FromReset { writes, .. }, Check::FromReset { steps }) => format!(
+            "{}: from reset (asserted in cycle 1), every input sequence of {steps} cycles \
+             (reads, writes of in-range shifts to any index, further resets) gives the same \
+             outputs; loading every entry takes {writes} write{}",
+            reference.claim,
+            if *writes == 1 { "" } else { "s" }
+        ),
         _ => reference.claim.clone(),
     };
     crate::output::OutputFolder::open(&work)?;
@@ -312,17 +342,11 @@ pub fn prove(block: &BlockUnderProof, options: &Options) -> Result<Proof, Error>
         files: block.rtl_files.clone(),
         top: block.top.clone(),
     };
-    // A loadable converter without a bound asked for: first the unbounded proof (induction
-    // with the table lemma); the bounded one only where the induction does not close.
-    if let (Family::Rap(r), Check::FromReset { .. }, None) = (&block.family, check, options.steps) {
-        let run = yosys::miter_with_lemma(
-            &work,
-            "induction",
-            &gold,
-            &gate,
-            &table_lemma(r),
-            options.timeout_s,
-        )?;
+    // A proof from reset without a bound asked for: first the unbounded proof (induction with
+    // the referee's lemma); the bounded one only where the induction does not close.
+    if let (Strategy::FromReset { lemma, .. }, None) = (&plan.strategy, options.steps) {
+        let run =
+            yosys::miter_with_lemma(&work, "induction", &gold, &gate, lemma, options.timeout_s)?;
         if run.answer == Answer::Holds {
             return Ok(Proof {
                 block: block.top.clone(),
@@ -341,19 +365,15 @@ pub fn prove(block: &BlockUnderProof, options: &Options) -> Result<Proof, Error>
             });
         }
     }
-    let run = match &block.family {
-        // The RAW check's selection by the load's CTA is proved one value of `load_cta_i` at
-        // a time, every value of the port (those at or above `ctas` assumed away): one SAT
-        // problem over every input did not finish in 10 minutes at 8 x 4 entries, one per
-        // value takes a fraction of a second (docs/VERIFICATION.md).
-        Family::RawCheck(r) => yosys::miter_per_value(
+    let run = match plan.strategy {
+        Strategy::PerValue { port, bits, values } => yosys::miter_per_value(
             &work,
             "proof",
             &gold,
             &gate,
-            reference::RAW_CTA_PORT,
-            reference::bits_to_hold(u64::from(r.ctas - 1)),
-            1 << reference::bits_to_hold(u64::from(r.ctas - 1)),
+            port,
+            bits,
+            values,
             options.timeout_s,
         )?,
         _ => yosys::miter(&work, "proof", &gold, &gate, check, options.timeout_s)?,
@@ -453,15 +473,14 @@ pub fn counterexample(block: &BlockUnderProof, trace: &Trace, skip: u32) -> Coun
     Counterexample { summary, cycles }
 }
 
-/// The inputs of one cycle, with a configurable hasher's `cfg_i` split into its fields.
+/// The inputs of one cycle, each packed port (a configurable hasher's `cfg_i`) split into its
+/// fields.
 fn describe_inputs(block: &BlockUnderProof, inputs: &BTreeMap<String, String>) -> String {
     let mut parts = Vec::new();
     for (name, value) in inputs {
         let mut text = format!("{name}={value}");
-        if let (Family::Hash(h), "cfg_i") = (&block.family, name.as_str()) {
-            if let block::HashForm::Configurable(fields) = &h.form {
-                text.push_str(&format!(" ({})", decode_fields(fields, value)));
-            }
+        if let Some(fields) = block.fields.get(name) {
+            text.push_str(&format!(" ({})", decode_fields(fields, value)));
         }
         parts.push(text);
     }
