@@ -9,11 +9,13 @@
 #
 # Prints the Markdown table and writes it to OUT/table.md. Columns: *cells* (library cells),
 # *flip-flops* (the report's flip-flop bits), *latches* (the library's latch cells: the table's
-# latches and the clock gates' enable latches), *area* (um²), *delay* (ABC's, every path
-# including those from input ports), *reg-to-reg* (the `flip-flops` group of synth.json's `paths`:
-# the slowest path from any flip-flop, by rtl-gen's own timing of the mapped netlist, the clock
-# goal's measure; `-` for the combinational RAW check), *fmax* (1e6 / reg-to-reg, an
-# upper bound: clock-to-Q, setup and wires are left out), *paper* (Table 3 at 45 nm).
+# latches and the clock gates' enable latches), *area* (um²), *ABC delay* (ABC's estimate, every
+# path including those from input ports, no clock-to-Q, setup or wires) and *ABC fmax* (1e6 /
+# that: an upper bound), then OpenSTA's timing of the same netlist at CLOCK ps (synth.json's
+# `sta`; the library's default wire-load model unless WIRE_LOAD says otherwise): *slack* (the
+# worst, static inputs excluded) and *fmax* (1e6 / the smallest period with no negative slack,
+# clock-to-Q and setup included; for the combinational RAW check, its slowest port-to-port
+# path), *paper* (Table 3 at 45 nm).
 #
 # Usage: scripts/d2ma_qor.sh [OUT]          (default out/d2ma_qor; the d2ma_* block folders
 #                                            an earlier run left in OUT/default and
@@ -34,6 +36,10 @@
 #            `_g<bits>`)
 #   TARGET   the timing-driven flow's delay target in ps (default 1000; ABC relaxes paths up to
 #            it, so a target a little under the goal leaves margin for its buffering)
+#   CLOCK    OpenSTA's clock period in ps, both flows (default 1000: the goal)
+#   WIRE_LOAD  OpenSTA's wires (`rtl-gen synth --wire-load`: library, none or a model; default
+#            library)
+#   CLOSURE  1: the timing-driven flow with `--closure` (four mappings, the best kept by OpenSTA)
 #   RTL      the rtl-gen binary (default target/release/rtl-gen)
 #   LIB      the liberty file (default ../shared/pdk/nangate45_typ.lib.gz)
 #
@@ -53,10 +59,14 @@ MAX_IN_FLIGHT=${MAX_IN_FLIGHT:-}
 GLOBAL_BITS=${GLOBAL_BITS:-64}
 RTL=${RTL:-target/release/rtl-gen}
 TARGET=${TARGET:-1000}
+CLOCK=${CLOCK:-1000}
+WIRE_LOAD=${WIRE_LOAD:-library}
+CLOSURE=${CLOSURE:-}
 LIB=${LIB:-../shared/pdk/nangate45_typ.lib.gz}
 [ -x "$RTL" ] || { echo "error: RTL=$RTL is not an executable rtl-gen (cargo build --release -p rtl-gen)" >&2; exit 2; }
 [ -f "$LIB" ] || { echo "error: LIB=$LIB: no such liberty file" >&2; exit 2; }
 [[ $TARGET =~ ^[1-9][0-9]*$ ]] || { echo "error: TARGET=$TARGET is not a delay in ps (a positive integer)" >&2; exit 2; }
+[[ $CLOCK =~ ^[1-9][0-9]*$ ]] || { echo "error: CLOCK=$CLOCK is not a period in ps (a positive integer)" >&2; exit 2; }
 [[ $GLOBAL_BITS =~ ^[0-9]+$ ]] && ((GLOBAL_BITS >= 24 && GLOBAL_BITS <= 64)) ||
   { echo "error: GLOBAL_BITS=$GLOBAL_BITS is not a number of global address bits (24 to 64)" >&2; exit 2; }
 for flow in $FLOWS; do
@@ -94,8 +104,9 @@ for flow in $FLOWS; do
       *) echo "error: BLOCKS: '$block' is not controller, agen, raw-check or engine" >&2; exit 2 ;;
     esac
   done
-  target=()
-  [ "$flow" = timing ] && target=(--target-ps "$TARGET")
+  target=(--clock-ps "$CLOCK" --wire-load "$WIRE_LOAD")
+  [ "$flow" = timing ] && target+=(--target-ps "$TARGET")
+  [ "$flow" = timing ] && [ -n "$CLOSURE" ] && target+=(--closure)
   for d in "$dir"/d2ma_*/; do
     echo "$RTL synth ${d%/} --liberty $LIB --quiet ${target[*]}" >> "$jobs_file"
   done
@@ -107,9 +118,9 @@ echo "$(wc -l < "$jobs_file") syntheses, $JOBS at a time, load $(cut -d' ' -f1-3
   xargs -P "$JOBS" -I{} sh -c '{} > /dev/null && echo "done: {}" >&2'
 echo "finished, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-python3 - "$OUT" "$FLOWS" > "$OUT/table.md" <<'EOF'
+python3 - "$OUT" "$FLOWS" "$CLOCK" > "$OUT/table.md" <<'EOF'
 import json, pathlib, sys
-out, flows = pathlib.Path(sys.argv[1]), sys.argv[2].split()
+out, flows, clock = pathlib.Path(sys.argv[1]), sys.argv[2].split(), sys.argv[3]
 # Table 3 of the paper (45 nm, per shader).
 paper = {"controller": "45 169.4", "agen": "2 246.6", "raw_check": "1 493.8", "engine": "54 604.3"}
 label = {"controller": "controller array", "agen": "AGEN", "raw_check": "RAW check",
@@ -117,8 +128,7 @@ label = {"controller": "controller array", "agen": "AGEN", "raw_check": "RAW che
 order = ["controller", "agen", "raw_check", "engine"]
 styles = {"": "flip-flop", "_cg": "clock-gated", "_lat": "latch"}
 def num(x, digits=1):
-    text = f"{x:,.{digits}f}".replace(",", " ")
-    return text
+    return "-" if x is None else f"{x:,.{digits}f}".replace(",", " ")
 rows = []
 for flow in flows:
     for path in sorted((out / flow).glob("d2ma_*/synth.json")):
@@ -129,17 +139,18 @@ for flow in flows:
         if block in ("controller", "engine"):
             storage = styles["_" + top.rsplit("_", 1)[1] if top.endswith(("_cg", "_lat")) else ""]
         latches = sum(n for c, n in r["cells"].items() if c.startswith(("DLH", "DLL", "TLAT")))
-        ff = next((p for p in r.get("paths", []) if p["from"] == "flip-flops"), None)
-        reg = f"{num(ff['delay_ps'])}" if ff and r["registers"] else "- (combinational)"
-        fmax = f"{num(1e6 / ff['delay_ps'])}" if ff and r["registers"] else "-"
+        sta = r["sta"]
+        abc_fmax = 1e6 / r["delay_ps"] if r["delay_ps"] else None
         rows.append((order.index(block), list(styles.values()).index(storage) if storage != "-" else 0,
                      flows.index(flow),
                      f"| {label[block]} (`{top}`) | {storage} | {flow} | {num(r['cell_count'], 0)} "
                      f"| {num(r['registers'], 0)} | {num(latches, 0)} | {num(r['area_um2'])} "
-                     f"| {num(r['delay_ps'])} | {reg} | {fmax} | {paper[block]} |"))
-print("| block | storage | flow | cells | flip-flops | latches | area (um²) | delay (ps) "
-      "| reg-to-reg (ps) | fmax (MHz, upper bound) | paper (um²) |")
-print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+                     f"| {num(r['delay_ps'])} | {num(abc_fmax)} | {num(sta['worst_slack_ps'])} "
+                     f"| {num(sta['fmax_mhz'])} | {paper[block]} |"))
+print("| block | storage | flow | cells | flip-flops | latches | area (um²) | ABC delay (ps) "
+      f"| ABC fmax (MHz, upper bound) | OpenSTA slack at {clock} ps | OpenSTA fmax (MHz) "
+      "| paper (um²) |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for row in sorted(rows):
     print(row[3])
 EOF

@@ -6,30 +6,38 @@
 //! built-in copy), the liberty library and file, and the Yosys command that reruns the flow in
 //! the work folder `<block>/synth/`.
 //!
+//! In liberty mode OpenSTA times the mapped netlist against constraints written from the
+//! manifest ([`synth::sdc`]): the clock on the block's clock port (a virtual clock for a
+//! combinational block) at `--clock-ps`, else `--target-ps`, else 1 000 ps.
+//!
 //! A configurable hasher's `cfg_i` is written once per kernel and held while the memory runs,
-//! so its paths do not limit the clock: the report gives the address-to-bank delay (paths from
-//! `addr_i` alone, `cfg_i` a false path) apart from the configuration-to-bank delay
-//! ([`HasherPaths`]), and the timing-driven flow (a delay target) maps the logic only `cfg_i`
-//! reaches for area, outside the target. This timing exception costs no flip-flop.
+//! so its paths do not limit the clock: it is a false path (`set_false_path -from cfg_i`), the
+//! report gives the address-to-bank delay (OpenSTA's worst path from `addr_i`) apart from the
+//! configuration-to-bank delay ([`HasherPaths`]), and the timing-driven flow (a delay target)
+//! maps the logic only `cfg_i` reaches for area, outside the target. This timing exception
+//! costs no flip-flop.
 
 use crate::manifest::{generator, Manifest, ManifestTiming};
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
+use synth::WireLoad;
 
 /// How the configuration's paths are kept out of a hasher's address path.
 pub const CONFIG_EXCEPTION: &str = "timing exception: cfg_i is static while the memory runs, so \
 paths from it are false paths for the address path (and, with a delay target, the logic only \
 cfg_i reaches is mapped for area outside the target); no flip-flops";
 
-/// A hasher's two kinds of path, from [`synth::SynthReport::paths`].
+/// A hasher's two kinds of path, from OpenSTA's groups ([`synth::StaReport::groups`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HasherPaths {
-    /// The slowest path from `addr_i` to `bank_o` (or to the output register), in ps: what
-    /// sits in front of the banks every cycle.
+    /// The slowest path from `addr_i` to `bank_o` (or to the output register), in ps, as
+    /// OpenSTA times it (its wires as [`synth::StaReport::wire_load`] says): what sits in front
+    /// of the banks every cycle.
     pub address_to_bank_ps: f64,
-    /// The slowest path from `cfg_i`, in ps; `None` for a fixed hasher, which has none.
+    /// The slowest path from `cfg_i` (its false path lifted), in ps; `None` for a fixed hasher,
+    /// which has none.
     pub config_to_bank_ps: Option<f64>,
     /// How the configuration is kept off the address path ([`CONFIG_EXCEPTION`]); `None` for
     /// a fixed hasher.
@@ -57,8 +65,9 @@ impl HasherPaths {
 }
 
 /// Version of the [`BlockSynth`] layout; bumped when a field changes meaning. Version 2 names
-/// the block's `family` and records its `timing` (was `pipeline`).
-pub const FORMAT_VERSION: u32 = 2;
+/// the block's `family` and records its `timing` (was `pipeline`); version 3 times with
+/// OpenSTA (`report.sta`; `hasher_paths` are OpenSTA's).
+pub const FORMAT_VERSION: u32 = 3;
 /// The report file written into the block folder.
 pub const SYNTH_JSON: &str = "synth.json";
 /// The work folder (scripts, logs, Yosys reports, mapped netlist) inside the block folder.
@@ -132,23 +141,18 @@ impl BlockSynth {
                 if t.kept { ", kept" } else { "" }
             ));
         }
-        for p in &r.paths {
-            let what = match (self.hasher_paths.is_some(), p.from.as_str()) {
-                (true, "addr_i") => "address path".to_string(),
-                (true, "cfg_i") => {
-                    "configuration path (static: false path, 0 flip-flops)".to_string()
-                }
-                _ => format!("paths from {}", p.from),
-            };
-            lines.push(format!(
-                "{what}: {:.1} ps, {} cells ({} -> {})",
-                p.delay_ps, p.cells, p.start, p.end
-            ));
+        if let Some(sta) = &r.sta {
+            lines.extend(sta_lines(sta, self.hasher_paths.is_some()));
         }
         lines.extend([
             format!(
-                "tools: {} (its built-in ABC maps and times), {}",
-                r.yosys_version, self.generator
+                "tools: {} (its built-in ABC maps and times), {}{}",
+                r.yosys_version,
+                r.sta.as_ref().map_or(String::new(), |s| format!(
+                    "{} (times the netlist), ",
+                    s.tool
+                )),
+                self.generator
             ),
             format!(
                 "library: {}",
@@ -159,8 +163,89 @@ impl BlockSynth {
             format!("reproduce: {}", self.command),
             format!("rerun Yosys alone: {}", r.command),
         ]);
+        if let Some(sta) = &r.sta {
+            lines.push(format!("rerun OpenSTA alone: {}", sta.command));
+        }
         lines
     }
+}
+
+/// The lines that say what OpenSTA found: the clock, the worst slack, the achievable clock and
+/// the worst path of each group (a hasher's address and configuration paths by name).
+fn sta_lines(sta: &synth::StaReport, hasher: bool) -> Vec<String> {
+    let wires = match &sta.wire_load {
+        WireLoad::Library => "the library's default wire-load model".to_string(),
+        WireLoad::None => "no wire load".to_string(),
+        WireLoad::Model(m) => format!("wire-load model {m}"),
+    };
+    let mut lines = vec![format!(
+        "OpenSTA: clock {} at {} ps, {wires}: worst slack {}, {}",
+        sta.clock,
+        sta.period_ps,
+        sta.worst_slack_ps
+            .map_or("- (no constrained path)".into(), |s| format!("{s:.1} ps")),
+        match (sta.min_period_ps, sta.fmax_mhz) {
+            (Some(p), Some(f)) => format!(
+                "smallest period {p:.1} ps ({f:.1} MHz, clock-to-Q and setup included){}",
+                if sta.meets { "" } else { ": not met" }
+            ),
+            (Some(p), None) => format!("smallest period {p:.1} ps"),
+            _ => "no clock period to find".into(),
+        }
+    )];
+    if let Some(p) = &sta.critical_path {
+        lines.push(format!("OpenSTA critical path: {}", describe(p)));
+    }
+    if !sta.black_boxes.is_empty() {
+        lines.push(format!(
+            "OpenSTA: no liberty file for {}: black boxes, no path into or out of them timed",
+            sta.black_boxes.join(", ")
+        ));
+    }
+    for k in &sta.clock_pin_checks {
+        lines.push(format!(
+            "OpenSTA clock-pin check {} on {}: needs {:.1} ps, has {:.1} ps (slack {:.1} ps;              a period of {:.1} ps at least)",
+            k.check, k.pin, k.required_ps, k.actual_ps, k.slack_ps, k.min_period_ps
+        ));
+    }
+    for p in &sta.groups {
+        let what = match (hasher, p.from.as_str(), p.false_path) {
+            (true, "addr_i", _) => "address path".to_string(),
+            (true, "cfg_i", _) => "configuration path (static: false path, 0 flip-flops)".into(),
+            (_, from, true) => format!("paths from {from} (static: false path)"),
+            (_, from, false) => format!("paths from {from}"),
+        };
+        lines.push(format!("{what}: {}", describe(p)));
+    }
+    lines
+}
+
+/// One path in a line: delay, slack, cells and end points.
+fn describe(p: &synth::StaPath) -> String {
+    format!(
+        "{:.1} ps{}, slack {:.1} ps, {} cells ({} -> {})",
+        p.delay_ps,
+        p.clock_to_q_ps
+            .map_or(String::new(), |c| format!(" (clock-to-Q {c:.1})")),
+        p.slack_ps,
+        p.cells,
+        p.start,
+        p.end
+    )
+}
+
+/// What `rtl-gen synth` asks of a liberty flow beyond the library: ABC's delay target and
+/// closure, and the clock and wires OpenSTA times against.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SynthOptions {
+    /// ABC's delay target in ps (the timing-driven flow; needs a liberty file).
+    pub target_ps: Option<f64>,
+    /// Map for the target four ways and keep the best netlist ([`synth::closure`]).
+    pub closure: bool,
+    /// OpenSTA's clock period in ps; `None`: the target, else [`synth::DEFAULT_CLOCK_PS`].
+    pub clock_ps: Option<f64>,
+    /// How OpenSTA estimates the wires.
+    pub wire_load: WireLoad,
 }
 
 /// Synthesizes the block in `dir` (generic flow without `liberty`), with work files in
@@ -171,7 +256,7 @@ pub fn synthesize_block(
     liberty: Option<&Path>,
     command: &str,
 ) -> Result<BlockSynth, Error> {
-    synthesize_block_for(dir, liberty, None, false, command)
+    synthesize_block_with(dir, liberty, &SynthOptions::default(), command)
 }
 
 /// The input ports of a block that hold still while it runs: a hasher's `cfg_i`.
@@ -184,13 +269,13 @@ fn static_inputs(manifest: &Manifest) -> Vec<String> {
     }
 }
 
-/// [`synthesize_block`] with a delay target in ps (the timing-driven flow; needs `liberty`),
-/// and with `closure` the best of several mappings for it ([`synth::closure`]).
-pub fn synthesize_block_for(
+/// [`synthesize_block`] with `options`: a delay target in ps (the timing-driven flow; needs
+/// `liberty`), with `closure` the best of several mappings for it ([`synth::closure`]), and
+/// OpenSTA's clock and wires.
+pub fn synthesize_block_with(
     dir: &Path,
     liberty: Option<&Path>,
-    target_ps: Option<f64>,
-    closure: bool,
+    options: &SynthOptions,
     command: &str,
 ) -> Result<BlockSynth, Error> {
     let (manifest, _) = Manifest::load(dir)?;
@@ -204,11 +289,15 @@ pub fn synthesize_block_for(
         top: manifest.top.clone(),
         liberty: liberty.map(Path::to_path_buf),
         work_dir: dir.join(SYNTH_DIR),
+        macros: Vec::new(),
     };
     let timing = synth::Timing {
-        target_ps,
+        target_ps: options.target_ps,
         static_inputs: static_inputs(&manifest),
-        closure,
+        closure: options.closure,
+        clock: manifest.timing.clock.clone(),
+        clock_ps: options.clock_ps,
+        wire_load: options.wire_load.clone(),
     };
     let report = synth::synthesize_with(&request, &timing)?;
     let result = BlockSynth {

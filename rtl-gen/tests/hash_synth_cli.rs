@@ -63,7 +63,7 @@ fn synth_writes_a_generic_report_that_names_its_tools_and_command() {
     assert!(stdout.contains("reproduce: rtl-gen synth "), "{stdout}");
 
     let j = synth_json(&dir);
-    assert_eq!(j["format_version"], 2);
+    assert_eq!(j["format_version"], 3);
     assert_eq!(j["top"], "hash_bvxor_n14_b32_cfg");
     assert_eq!(j["family"], "hash");
     assert_eq!(j["timing"]["kind"], "combinational");
@@ -86,7 +86,7 @@ fn synth_writes_a_generic_report_that_names_its_tools_and_command() {
     let depth = r["depth_gates"].as_u64().unwrap();
     assert!((3..=12).contains(&depth), "depth {depth}");
     assert!(r["transistors"].as_u64().unwrap() > 4 * cells);
-    assert!(r["area_um2"].is_null() && r["delay_ps"].is_null());
+    assert!(r["area_um2"].is_null() && r["delay_ps"].is_null() && r["sta"].is_null());
     // The Yosys command reruns the flow in the block's work folder.
     let yosys_cmd = r["command"].as_str().unwrap();
     assert!(yosys_cmd.contains("/synth &&"), "{yosys_cmd}");
@@ -263,6 +263,19 @@ fn synth_target_bad_values_are_one_line_exit_2_and_write_nothing() {
             "--target-ps 150: needs --liberty",
         ),
         (vec!["--liberty", lib, "--closure"], "--target-ps"),
+        (
+            vec!["--liberty", lib, "--clock-ps", "0"],
+            "--clock-ps 0: not a delay target",
+        ),
+        (vec!["--clock-ps", "900"], "--clock-ps 900: needs --liberty"),
+        (
+            vec!["--wire-load", "none"],
+            "--wire-load none: needs --liberty",
+        ),
+        (
+            vec!["--liberty", lib, "--wire-load", "huge"],
+            "--wire-load huge: not a wire-load model of the library (library, none, 1K_hvratio_1_4",
+        ),
     ] {
         let mut all = vec!["synth", dir.to_str().unwrap()];
         all.extend(args.iter().copied());
@@ -286,12 +299,17 @@ fn synth_reports_the_address_path_apart_from_the_config_path() {
     let dir = bvxor_block(tmp.path());
     let d = dir.to_str().unwrap();
 
-    // Default flow: ABC's delay is the slower of the two paths.
-    let o = rtl_gen(&["synth", d, "--liberty", lib]);
+    // Default flow, OpenSTA without wires: ABC's delay (every path, cfg_i's included) is the
+    // slower of the two paths, as OpenSTA times them.
+    let o = rtl_gen(&["synth", d, "--liberty", lib, "--wire-load", "none"]);
     let stdout = text(&o.stdout);
     assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
     assert!(stdout.contains("address path: "), "{stdout}");
     assert!(stdout.contains("configuration path (static: false path, 0 flip-flops): "));
+    assert!(
+        stdout.contains("OpenSTA: clock virtual_clk at 1000 ps, no wire load"),
+        "{stdout}"
+    );
     let j = synth_json(&dir);
     let h = &j["hasher_paths"];
     let (addr, cfg) = (
@@ -299,7 +317,23 @@ fn synth_reports_the_address_path_apart_from_the_config_path() {
         h["config_to_bank_ps"].as_f64().unwrap(),
     );
     let abc = j["report"]["delay_ps"].as_f64().unwrap();
-    assert!((addr.max(cfg) - abc).abs() < 0.01, "{addr} {cfg} {abc}");
+    assert!((addr.max(cfg) - abc).abs() < 0.1, "{addr} {cfg} {abc}");
+    // cfg_i is a false path: the worst slack is the address path's.
+    let sta = &j["report"]["sta"];
+    let slack = sta["worst_slack_ps"].as_f64().unwrap();
+    assert!((slack - (1000.0 - addr)).abs() < 0.1, "{sta:#}");
+    let sdc = std::fs::read_to_string(dir.join("synth/constraints.sdc")).unwrap();
+    assert!(
+        sdc.contains("set_false_path -from [get_ports {cfg_i}]"),
+        "{sdc}"
+    );
+    // The library's wire-load model (the default) makes every path slower.
+    let o = rtl_gen(&["synth", d, "--liberty", lib]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let wired = synth_json(&dir)["hasher_paths"]["address_to_bank_ps"]
+        .as_f64()
+        .unwrap();
+    assert!(wired > addr, "{wired} vs {addr}");
     assert_eq!(h["config_flops"], 0);
     assert!(h["config_exception"]
         .as_str()
@@ -319,8 +353,12 @@ fn synth_reports_the_address_path_apart_from_the_config_path() {
     let j = synth_json(&dir);
     assert_eq!(j["report"]["target_ps"], 200.0);
     assert!(j["command"].as_str().unwrap().ends_with("--target-ps 200"));
-    let paths = j["report"]["paths"].as_array().unwrap();
+    let paths = j["report"]["sta"]["groups"].as_array().unwrap();
     let addr_path = paths.iter().find(|p| p["from"] == "addr_i").unwrap();
+    assert_eq!(
+        j["report"]["sta"]["period_ps"], 200.0,
+        "the clock is the target"
+    );
     assert_eq!(
         j["hasher_paths"]["address_to_bank_ps"],
         addr_path["delay_ps"]

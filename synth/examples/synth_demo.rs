@@ -35,6 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             top: top.clone(),
             liberty: lib,
             work_dir: std::env::temp_dir().join(format!("synth_demo_{top}_{i}")),
+            macros: vec![],
         };
         let t = Instant::now();
         let r = synth::synthesize(&req)?;

@@ -7,9 +7,12 @@
 //! NanGate45 a 44-bit `hi + 1` register to register maps to 678 ps with `dc2` and 325 ps
 //! without, at a 300 ps target (docs/QOR.md), while other blocks come out slower without it.
 //! A target under the one wanted sometimes gives a faster netlist and sometimes the same one.
-//! A closure run maps the design once per [`VARIANTS`] entry, each in its own folder, and
-//! keeps, among the netlists that meet the target, the smallest; when none meets it, the
-//! fastest ([`choose`]).
+//! A closure run maps the design once per [`VARIANTS`] entry, each in its own folder, has
+//! OpenSTA time each netlist, and keeps, among the netlists whose smallest clock period
+//! (OpenSTA's, clock-to-Q and setup included) fits the clock, the smallest; when none fits, the
+//! fastest ([`choose`]). The clock is the one OpenSTA times against ([`crate::Timing::clock_ps`],
+//! else the target), so `--target-ps` can ask ABC for less than the clock to leave room for
+//! clock-to-Q, setup and wires.
 
 use std::path::PathBuf;
 
@@ -61,17 +64,20 @@ pub struct ClosureTry {
     pub abc_target_ps: f64,
     /// Chip area of the mapped netlist, in the library's unit.
     pub area_um2: f64,
-    /// Its slowest path in ps, as [`crate::SynthReport::delay_ps`] counts it.
+    /// ABC's delay of what it mapped, in ps ([`crate::SynthReport::delay_ps`]).
     pub delay_ps: f64,
+    /// OpenSTA's smallest clock period for the netlist, in ps
+    /// ([`crate::StaReport::min_period_ps`]); what the choice is made on.
+    pub min_period_ps: f64,
     /// Whether this netlist is the one kept.
     pub kept: bool,
     /// The folder with this mapping's script, log, reports and netlist.
     pub work_dir: PathBuf,
 }
 
-/// The index of the netlist to keep among `(area, delay)` results for `target_ps`: the
-/// smallest of those whose delay is within the target, or when none is, the fastest (the
-/// smaller on a tie). The first wins a full tie, so the choice is deterministic.
+/// The index of the netlist to keep among `(area, period)` results for the clock period
+/// `target_ps`: the smallest of those whose period is within it, or when none is, the fastest
+/// (the smaller on a tie). The first wins a full tie, so the choice is deterministic.
 pub fn choose(target_ps: f64, results: &[(f64, f64)]) -> Option<usize> {
     let any_meets = results.iter().any(|&(_, delay)| delay <= target_ps);
     results

@@ -89,14 +89,31 @@ pub enum Error {
         log: PathBuf,
     },
 
-    /// The static timing of the mapped netlist failed (a cell the library lacks, a
-    /// combinational loop, a malformed table).
-    #[error("cannot time {}: {reason}", file.display())]
-    Timing {
-        /// The netlist that was timed.
-        file: PathBuf,
-        /// What went wrong.
-        reason: String,
+    /// No usable OpenSTA binary was found (neither `$STA` nor `sta` on `PATH` runs).
+    #[error("OpenSTA not found: {detail}")]
+    StaMissing {
+        /// What was tried and how it failed.
+        detail: String,
+    },
+
+    /// OpenSTA printed an `Error:` line (it exits 0 on most errors) or failed.
+    #[error("OpenSTA failed: {message} (full log: {})", log.display())]
+    Sta {
+        /// Its first `Error:` line, or how it ended.
+        message: String,
+        /// Its log.
+        log: PathBuf,
+    },
+
+    /// A `--wire-load` model the liberty file does not have.
+    #[error("wire-load model {model:?} is not in {}: it has {}", liberty.display(), if models.is_empty() { "none".to_string() } else { models.join(", ") })]
+    WireLoad {
+        /// The model asked for.
+        model: String,
+        /// The liberty file.
+        liberty: PathBuf,
+        /// The models it has.
+        models: Vec<String>,
     },
 
     /// Yosys succeeded but one of its reports did not have the expected shape.

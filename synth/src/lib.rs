@@ -22,8 +22,11 @@
 //! (`scripts/timing.ys` + `scripts/timing.abc`): ABC's delay-driven `map -D`, buffering and
 //! gate sizing for the target, the logic of static inputs (a configuration) mapped apart for
 //! area; with [`Timing::closure`] it maps once per ABC variant of [`closure`] and keeps the best
-//! netlist. In both liberty flows [`sta`] times the mapped netlist per input port, so a hasher's
-//! address-to-bank delay is reported apart from its configuration-to-bank delay.
+//! netlist. In both liberty flows OpenSTA ([`opensta`]) times the mapped netlist against the
+//! constraints of [`sdc`] (a clock on the clock port, static inputs as false paths): worst
+//! slack, the critical path and the smallest clock period with clock-to-Q and setup included,
+//! and the worst path from each input port, so that a hasher's address-to-bank path is reported
+//! apart from its configuration-to-bank path.
 //!
 //! [`check`] is the acceptance check of every emitted file (`hierarchy -check; proc;
 //! check -assert`); [`prove_equivalent`] proves two versions of a design the same circuit
@@ -39,12 +42,12 @@ mod error;
 mod latches;
 mod lib_syntax;
 mod liberty;
-mod nldm;
+pub mod opensta;
 pub mod parse;
 mod report;
 mod runner;
 pub mod script;
-pub mod sta;
+pub mod sdc;
 mod table;
 mod tool;
 
@@ -52,7 +55,8 @@ pub use check::{check, CHECK_COMMANDS};
 pub use equiv::{prove_equivalent, EquivMethod};
 pub use error::Error;
 pub use liberty::check_liberty;
+pub use opensta::{time_netlist, ClockPinCheck, StaPath, StaReport};
 pub use report::{CriticalPath, Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};
 pub use runner::{synthesize, synthesize_with, CLOSURE_DIR, LOG_FILE, REPORT_FILE};
-pub use sta::GroupPath;
+pub use sdc::{WireLoad, DEFAULT_CLOCK_PS};
 pub use table::render_table;

@@ -1,5 +1,6 @@
-//! The group syntax of liberty files, read into a tree: just enough structure for the timing
-//! model of [`crate::nldm`] to pick its numbers out.
+//! The group syntax of liberty files, read into a tree: just enough structure to find a
+//! library's latch cells ([`crate::latches`]) and a macro's clock-pin limits and cell areas
+//! ([`crate::opensta::macro_liberty`]).
 //!
 //! Liberty is nested groups (`name (args) { ... }`), simple attributes (`name : value ;`) and
 //! complex attributes (`name (args) ;`), with `/* */` comments, quoted strings and `\` line

@@ -87,6 +87,69 @@ fn open_text(path: &Path) -> std::io::Result<Box<dyn Read>> {
     })
 }
 
+/// The whole text of a liberty file, decompressed when it is gzip.
+pub(crate) fn read_text(path: &Path) -> std::io::Result<String> {
+    let mut text = String::new();
+    open_text(path)?.read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// The picoseconds in a liberty file's time unit (its `time_unit : "1ns"` is 1000), read from
+/// its header; the unit OpenSTA's reports and the SDC file use.
+pub(crate) fn time_unit_ps(path: &Path) -> Result<f64, Error> {
+    let unusable = |reason: String| Error::Liberty {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let reader = BufReader::new(open_text(path).map_err(|e| unusable(e.to_string()))?);
+    for line in reader.lines().take(HEADER_LINES) {
+        let line = line.map_err(|e| unusable(e.to_string()))?;
+        let Some(rest) = line.trim_start().strip_prefix("time_unit") else {
+            continue;
+        };
+        let value = rest
+            .trim_start()
+            .trim_start_matches(':')
+            .trim()
+            .trim_end_matches(';')
+            .trim()
+            .trim_matches('"');
+        return parse_time_unit(value)
+            .ok_or_else(|| unusable(format!("time_unit {value:?} is not 1ps, 1ns, 10ps...")));
+    }
+    // The liberty default.
+    Ok(1000.0)
+}
+
+/// The names of a liberty file's `wire_load("name")` models.
+pub(crate) fn wire_load_models(path: &Path) -> Result<Vec<String>, Error> {
+    let text = read_text(path).map_err(|e| Error::Liberty {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim_start().strip_prefix("wire_load")?.trim_start();
+            let name = rest.strip_prefix('(')?.split(')').next()?;
+            Some(name.trim().trim_matches('"').to_string())
+        })
+        .filter(|n| !n.is_empty())
+        .collect())
+}
+
+/// `1ns` -> 1000, `10ps` -> 10, `1us` -> 1e6.
+fn parse_time_unit(value: &str) -> Option<f64> {
+    let digits = value.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let scale = match &value[digits.len()..] {
+        "ps" => 1.0,
+        "ns" => 1e3,
+        "us" => 1e6,
+        _ => return None,
+    };
+    digits.trim().parse::<f64>().ok().map(|n| n * scale)
+}
+
 /// The library name of a liberty text: the argument of its first `library (...)` group,
 /// with quotes removed. Comments before it are skipped because only a line that starts
 /// with `library` counts.
@@ -196,6 +259,18 @@ mod tests {
 
     const TINY: &str = "/* a comment naming library (nope) */\n\
                         library (\"tiny_lib\") {\n  time_unit : \"1ns\";\n}\n";
+
+    #[test]
+    fn time_units() {
+        assert_eq!(parse_time_unit("1ns"), Some(1000.0));
+        assert_eq!(parse_time_unit("10ps"), Some(10.0));
+        assert_eq!(parse_time_unit("1us"), Some(1e6));
+        assert_eq!(parse_time_unit("1s"), None);
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("tiny.lib");
+        std::fs::write(&p, TINY).unwrap();
+        assert_eq!(time_unit_ps(&p).unwrap(), 1000.0);
+    }
 
     #[test]
     fn name_from_quoted_and_plain_groups() {

@@ -6,11 +6,14 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::closure::ClosureTry;
-use crate::sta::GroupPath;
+use crate::opensta::{StaPath, StaReport};
+use crate::sdc::WireLoad;
 
 /// Version of the [`SynthReport`] JSON layout; bumped whenever a field changes meaning
-/// or is removed (adding an optional field does not bump it).
-pub const FORMAT_VERSION: u32 = 1;
+/// or is removed (adding an optional field does not bump it). Version 2: `paths` (the crate's
+/// own timing per input port) gave way to `sta` (OpenSTA's), and the timing-driven flow's
+/// `delay_ps` is ABC's.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// What to synthesize and where to put the scripts, logs and reports.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -25,8 +28,13 @@ pub struct SynthRequest {
     pub liberty: Option<PathBuf>,
     /// Folder that receives `synth.ys`, `synth.log`, the reports Yosys writes
     /// (`stat_pre.json`, `stat.json` or `stat.txt`, `ltp.txt` or `abc.txt`), the mapped `netlist.v`
-    /// and `report.json`. Created when missing; earlier outputs in it are overwritten.
+    /// and `report.json`, and in liberty mode OpenSTA's `constraints.sdc`, `sta.tcl`, `sta.txt`
+    /// and `sta.log`. Created when missing; earlier outputs in it are overwritten.
     pub work_dir: PathBuf,
+    /// Liberty files of macros the design instantiates as black boxes (SRAM macros): their
+    /// cells' areas count in `stat -liberty` and OpenSTA times their pins with them. Liberty
+    /// mode only.
+    pub macros: Vec<PathBuf>,
 }
 
 /// What the liberty flow optimises for, beyond the default area-and-delay mapping.
@@ -43,6 +51,24 @@ pub struct Timing {
     /// `dc2`, at the target and 10 % under it) and keep the smallest netlist that meets the
     /// target, or the fastest when none does ([`crate::closure`]).
     pub closure: bool,
+    /// The clock port OpenSTA puts the clock on (rising edge); `None`: a virtual clock, for a
+    /// block without one.
+    pub clock: Option<String>,
+    /// The clock period OpenSTA times against, in ps; `None`: `target_ps`, else
+    /// [`crate::DEFAULT_CLOCK_PS`].
+    pub clock_ps: Option<f64>,
+    /// How OpenSTA estimates the wires.
+    pub wire_load: WireLoad,
+}
+
+impl Timing {
+    /// The period OpenSTA times against: `clock_ps`, else `target_ps`, else
+    /// [`crate::DEFAULT_CLOCK_PS`].
+    pub fn period_ps(&self) -> f64 {
+        self.clock_ps
+            .or(self.target_ps)
+            .unwrap_or(crate::sdc::DEFAULT_CLOCK_PS)
+    }
 }
 
 /// Which flow produced a report.
@@ -121,15 +147,18 @@ pub struct SynthReport {
     /// on ABC's critical (slowest) path, which need not be the deepest path.
     pub depth_gates: Option<u32>,
     /// Liberty mode: chip area from `stat -liberty`, in the library's area unit (um² for
-    /// sky130 and NanGate45), flip-flops included. Wires are not counted.
+    /// sky130 and NanGate45), flip-flops included, and the macros' areas from their liberty
+    /// files when [`SynthRequest::macros`] names them. Wires are not counted.
     pub area_um2: Option<f64>,
-    /// Liberty mode: the critical-path delay in ps through the combinational logic, whose
-    /// inputs are the input ports and flip-flop outputs and whose outputs are the output
-    /// ports and flip-flop inputs, with the library's delay tables and no wire load,
-    /// excluding clock-to-Q and setup; `0` when there is no logic. The default flow reports
-    /// ABC's `stime`; the timing-driven flow, in which ABC maps the static inputs' logic
-    /// apart and so never times the whole, reports the slowest of [`SynthReport::paths`]
-    /// (the crate's own timing, which reproduces `stime` on one netlist).
+    /// The part of `area_um2` that is macros (their liberty files' cell areas).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub macro_area_um2: Option<f64>,
+    /// Liberty mode: ABC's estimate of the critical-path delay in ps (`stime -p`) through the
+    /// combinational logic, whose inputs are the input ports and flip-flop outputs and whose
+    /// outputs are the output ports and flip-flop inputs, with the library's delay tables and
+    /// no wire load, excluding clock-to-Q and setup; `0` when there is no logic. In the
+    /// timing-driven flow, the logic ABC mapped for the target (a static input's own logic is
+    /// mapped, and timed, apart). OpenSTA's figures are in [`SynthReport::sta`].
     pub delay_ps: Option<f64>,
     /// Flip-flop bits, counted after `synth` and before any mapping.
     pub registers: u64,
@@ -143,7 +172,7 @@ pub struct SynthReport {
     /// registers or no logic between them.
     pub fmax_mhz: Option<f64>,
     /// Liberty mode: ABC's critical path end points (to tell a register path from a
-    /// port-to-port one). `None` when there is no logic.
+    /// port-to-port one). `None` when there is no logic. OpenSTA's is `sta.critical_path`.
     #[serde(default)]
     pub critical_path: Option<CriticalPath>,
     /// The delay target the flow ran with (`None`: the default flow).
@@ -152,13 +181,13 @@ pub struct SynthReport {
     /// The input ports treated as static (see [`Timing::static_inputs`]).
     #[serde(default)]
     pub static_inputs: Vec<String>,
-    /// Liberty mode: the slowest path from each input port, from the flip-flops and from the
-    /// outputs of black-box macros (group `macros`; a group that reaches no end point is left
-    /// out), from the crate's static timing of the mapped netlist (`crate::sta`), each group
-    /// alone with the others' start points held still. For a bank hasher, the `addr_i` group is the address-to-bank delay and
-    /// `cfg_i` the configuration-to-bank delay.
-    #[serde(default)]
-    pub paths: Vec<GroupPath>,
+    /// Liberty mode: OpenSTA's timing of the mapped netlist (`crate::opensta`): worst slack at
+    /// the clock, the critical path, the smallest period with no negative slack (clock-to-Q
+    /// and setup included), and the worst path from each input port, from the registers and
+    /// from the macros. For a bank hasher, the `addr_i` group is the address-to-bank path and
+    /// `cfg_i` (a false path) the configuration-to-bank path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sta: Option<StaReport>,
     /// A closure run's mappings, in [`crate::closure::VARIANTS`] order, the kept one marked
     /// (empty for a single mapping).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -166,8 +195,8 @@ pub struct SynthReport {
 }
 
 impl SynthReport {
-    /// The slowest path from input port (or group) `from`, if it reaches an end point.
-    pub fn path_from(&self, from: &str) -> Option<&GroupPath> {
-        self.paths.iter().find(|p| p.from == from)
+    /// OpenSTA's worst path from input port (or group) `from`, if it reaches an end point.
+    pub fn path_from(&self, from: &str) -> Option<&StaPath> {
+        self.sta.as_ref()?.group(from)
     }
 }

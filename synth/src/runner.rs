@@ -8,10 +8,11 @@ use crate::closure::{self, ClosureTry};
 use crate::error::Error;
 use crate::latches;
 use crate::liberty::{self, Liberty};
+use crate::opensta::{self, MacroLiberty, Sta, StaRun};
 use crate::parse;
-use crate::report::{CriticalPath, Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};
+use crate::report::{Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};
 use crate::script;
-use crate::sta;
+use crate::sdc::{Constraints, WireLoad, SDC_FILE};
 use crate::tool::{self, Yosys};
 
 /// The Yosys log file in the work folder.
@@ -29,14 +30,13 @@ const STAT_LIBERTY_FILE: &str = "stat.txt";
 const LTP_FILE: &str = "ltp.txt";
 /// The `abc` pass output with ABC's `stime -p` (liberty mode).
 const ABC_OUT_FILE: &str = "abc.txt";
-/// The mapped netlist as Verilog.
+/// The mapped netlist as Verilog, which OpenSTA reads in liberty mode.
 const NETLIST_VERILOG: &str = "netlist.v";
 /// The folder under the work folder that holds a closure run's mappings.
 pub const CLOSURE_DIR: &str = "closure";
-/// The mapped netlist as Yosys JSON, which [`sta`] times (liberty mode).
-const NETLIST_JSON: &str = "netlist.json";
-/// Outputs of an earlier run that must not be mistaken for this run's.
-const OUTPUTS: [&str; 10] = [
+/// Outputs of an earlier run that must not be mistaken for this run's (`netlist.json` is an
+/// older version's).
+const OUTPUTS: [&str; 14] = [
     LOG_FILE,
     REPORT_FILE,
     STAT_PRE_FILE,
@@ -46,7 +46,11 @@ const OUTPUTS: [&str; 10] = [
     ABC_OUT_FILE,
     "abc_static.txt",
     NETLIST_VERILOG,
-    NETLIST_JSON,
+    "netlist.json",
+    SDC_FILE,
+    opensta::SCRIPT_FILE,
+    opensta::REPORT_FILE,
+    opensta::LOG_FILE,
 ];
 
 /// Runs the generic flow (no liberty) or the default liberty flow on `req` and returns the
@@ -76,19 +80,26 @@ fn check_timing(timing: &Timing, liberty: bool) -> Result<(), Error> {
             ));
         }
     }
+    if let Some(t) = timing.clock_ps {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(Error::InvalidRequest(format!(
+                "clock period {t} ps is not a positive number"
+            )));
+        }
+    }
     if timing.closure && timing.target_ps.is_none() {
         return Err(Error::InvalidRequest(
             "timing closure needs a delay target (it keeps the best mapping for one)".into(),
         ));
     }
-    for p in &timing.static_inputs {
+    for p in timing.static_inputs.iter().chain(&timing.clock) {
         let mut chars = p.chars();
         let first_ok = chars
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
         if !first_ok || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
             return Err(Error::InvalidRequest(format!(
-                "static input {p:?} is not a port name (letters, digits, `_`, `$`)"
+                "port {p:?} is not a port name (letters, digits, `_`, `$`)"
             )));
         }
     }
@@ -97,13 +108,14 @@ fn check_timing(timing: &Timing, liberty: bool) -> Result<(), Error> {
 
 /// [`synthesize`] with a [`Timing`] request: with `target_ps` the liberty flow is the
 /// timing-driven one (`scripts/timing.ys`), and the logic that only `static_inputs` reach is
-/// mapped apart, for area. Both liberty flows report the slowest path per input port
-/// ([`SynthReport::paths`]).
+/// mapped apart, for area. Both liberty flows have OpenSTA time the mapped netlist at the clock
+/// of `timing` ([`SynthReport::sta`]: worst slack, the smallest period, the worst path from
+/// each input port).
 ///
 /// With [`Timing::closure`] the timing-driven flow runs once per [`closure::VARIANTS`] entry,
 /// each in `<work_dir>/closure/<variant>/`, and the report is the kept mapping's ([`closure`]
-/// says which), with every mapping listed in [`SynthReport::closure`]; its `netlist.v` and
-/// `netlist.json` are copied into the work folder.
+/// says which), with every mapping listed in [`SynthReport::closure`]; its `netlist.v` is
+/// copied into the work folder.
 pub fn synthesize_with(req: &SynthRequest, timing: &Timing) -> Result<SynthReport, Error> {
     check_top(&req.top)?;
     check_timing(timing, req.liberty.is_some())?;
@@ -117,7 +129,8 @@ pub fn synthesize_with(req: &SynthRequest, timing: &Timing) -> Result<SynthRepor
 }
 
 /// The timing-driven flow mapped with every [`closure::VARIANTS`] entry, as many at once as
-/// rayon's pool has threads (one per core), keeping the mapping [`closure::choose`] picks.
+/// rayon's pool has threads (one per core), keeping the mapping [`closure::choose`] picks by
+/// OpenSTA's smallest clock period against the clock.
 fn synthesize_closure(
     req: &SynthRequest,
     timing: &Timing,
@@ -138,6 +151,7 @@ fn synthesize_closure(
             };
             let variant_timing = Timing {
                 target_ps: Some(target_ps * variant.target_scale),
+                clock_ps: Some(timing.period_ps()),
                 closure: false,
                 ..timing.clone()
             };
@@ -146,33 +160,33 @@ fn synthesize_closure(
         .collect::<Vec<_>>()
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
+    let period = |r: &SynthReport| r.sta.as_ref().and_then(|s| s.min_period_ps).unwrap_or(0.0);
     let figures: Vec<(f64, f64)> = reports
         .iter()
-        .map(|r| (r.area_um2.unwrap_or(0.0), r.delay_ps.unwrap_or(0.0)))
+        .map(|r| (r.area_um2.unwrap_or(0.0), period(r)))
         .collect();
-    let kept = closure::choose(target_ps, &figures).expect("there is a variant");
+    let kept = closure::choose(timing.period_ps(), &figures).expect("there is a variant");
     let tries = closure::VARIANTS
         .iter()
-        .zip(&figures)
+        .zip(&reports)
         .enumerate()
-        .map(|(i, (variant, &(area_um2, delay_ps)))| ClosureTry {
+        .map(|(i, (variant, r))| ClosureTry {
             variant: variant.name.to_string(),
             dc2: variant.dc2,
             abc_target_ps: target_ps * variant.target_scale,
-            area_um2,
-            delay_ps,
+            area_um2: r.area_um2.unwrap_or(0.0),
+            delay_ps: r.delay_ps.unwrap_or(0.0),
+            min_period_ps: period(r),
             kept: i == kept,
             work_dir: folder(variant),
         })
         .collect();
     let mut report = reports.into_iter().nth(kept).expect("kept is an index");
-    for file in [NETLIST_VERILOG, NETLIST_JSON] {
-        let from = folder(&closure::VARIANTS[kept]).join(file);
-        std::fs::copy(&from, work.join(file)).map_err(|source| Error::WorkDir {
-            path: from.clone(),
-            source,
-        })?;
-    }
+    let from = folder(&closure::VARIANTS[kept]).join(NETLIST_VERILOG);
+    std::fs::copy(&from, work.join(NETLIST_VERILOG)).map_err(|source| Error::WorkDir {
+        path: from.clone(),
+        source,
+    })?;
     report.target_ps = Some(target_ps);
     report.closure = tries;
     write_report(&work, &report)?;
@@ -216,16 +230,45 @@ fn synthesize_once(req: &SynthRequest, timing: &Timing, dc2: bool) -> Result<Syn
         })
         .collect::<Result<Vec<_>, _>>()?;
 
-    // Refuse a bad liberty file or a missing Yosys before the work folder is created.
+    // Refuse a bad liberty file or a missing Yosys or OpenSTA before the work folder is
+    // created.
     if let Some(lib) = &req.liberty {
         liberty::check_liberty(lib)?;
+        if let WireLoad::Model(model) = &timing.wire_load {
+            let models = liberty::wire_load_models(lib)?;
+            if !models.contains(model) {
+                return Err(Error::WireLoad {
+                    model: model.clone(),
+                    liberty: lib.clone(),
+                    models,
+                });
+            }
+        }
+    } else if !req.macros.is_empty() {
+        return Err(Error::InvalidRequest(
+            "macro liberty files need a liberty file for the standard cells".into(),
+        ));
+    }
+    for m in &req.macros {
+        liberty::check_liberty(m)?;
     }
     tool::find_yosys()?;
+    let sta: Option<Sta> = req
+        .liberty
+        .as_ref()
+        .map(|_| opensta::find_sta())
+        .transpose()?;
     let work = prepare_work_dir(req)?;
     let lib = match &req.liberty {
         Some(p) => Some(liberty::prepare(p, &work)?),
         None => None,
     };
+    let macros = req
+        .macros
+        .iter()
+        .map(|m| opensta::macro_liberty(m, &work))
+        .collect::<Result<Vec<_>, _>>()?;
+    let macro_plain: Vec<PathBuf> = macros.iter().map(|m| m.plain.clone()).collect();
     let yosys = tool::find_yosys()?;
     if let Some(l) = &lib {
         let text = std::fs::read_to_string(&l.plain).map_err(|e| Error::Liberty {
@@ -243,42 +286,47 @@ fn synthesize_once(req: &SynthRequest, timing: &Timing, dc2: bool) -> Result<Syn
         (None, _) => script::generic(&files, &req.top),
         (Some(l), None) => {
             write(&work.join(script::ABC_FILE), script::LIBERTY_ABC)?;
-            script::liberty(&files, &req.top, &l.plain, script::ABC_FILE)
+            script::liberty(&files, &req.top, &l.plain, &macro_plain, script::ABC_FILE)
         }
         (Some(l), Some(target)) => {
             write(&work.join(script::ABC_FILE), script::LIBERTY_ABC)?;
             let abc = script::timing_abc(target, dc2);
             write(&work.join(script::TIMING_ABC_FILE), &abc)?;
             let cone = script::static_cone(&timing.static_inputs, &l.plain);
-            script::timing(&files, &req.top, &l.plain, script::TIMING_ABC_FILE, &cone)
+            script::timing(
+                &files,
+                &req.top,
+                &l.plain,
+                &macro_plain,
+                script::TIMING_ABC_FILE,
+                &cone,
+            )
         }
     };
     let script_path = work.join(script::SCRIPT_FILE);
     write(&script_path, &script_text)?;
 
     run_yosys(&yosys, &work, &req.top)?;
-    let mut report = collect(req, &work, &yosys, lib.as_ref(), script_path)?;
+    let mut report = collect(req, &work, &yosys, lib.as_ref(), &macros, script_path)?;
     report.target_ps = timing.target_ps;
     report.static_inputs = timing.static_inputs.clone();
-    if timing.target_ps.is_some() {
-        // ABC timed the static cone and the rest apart: the whole is the slowest group.
-        let slowest = report
-            .paths
-            .iter()
-            .max_by(|a, b| a.delay_ps.total_cmp(&b.delay_ps));
-        report.delay_ps = Some(slowest.map_or(0.0, |p| p.delay_ps));
-        report.depth_gates = Some(slowest.map_or(0, |p| p.cells));
-        report.critical_path = slowest.map(|p| CriticalPath {
-            from: p.start.clone(),
-            to: p.end.clone(),
-            cells: p.cells,
-        });
-        if report.registers > 0 {
-            report.reg_delay_ps = report.delay_ps;
-            report.fmax_mhz = report.delay_ps.filter(|d| *d > 0.0).map(|d| 1e6 / d);
-        }
+    if let (Some(l), Some(sta)) = (&lib, &sta) {
+        let constraints = Constraints {
+            clock_port: timing.clock.clone(),
+            period_ps: timing.period_ps(),
+            static_inputs: timing.static_inputs.clone(),
+            wire_load: timing.wire_load.clone(),
+        };
+        let run = StaRun {
+            work: &work,
+            top: &req.top,
+            liberty: &l.plain,
+            ps_per_unit: liberty::time_unit_ps(&l.plain)?,
+            macros: &macros,
+            constraints: &constraints,
+        };
+        report.sta = Some(opensta::run(sta, &run)?);
     }
-
     write_report(&work, &report)?;
     Ok(report)
 }
@@ -307,7 +355,7 @@ fn write(path: &Path, text: &str) -> Result<(), Error> {
 }
 
 /// Shell-quotes `s` when it holds anything beyond a conservative safe set.
-fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "_-./+=:,@%".contains(c);
     if !s.is_empty() && s.chars().all(safe) {
         s.to_string()
@@ -368,6 +416,7 @@ fn collect(
     work: &Path,
     yosys: &Yosys,
     lib: Option<&Liberty>,
+    macros: &[MacroLiberty],
     script: PathBuf,
 ) -> Result<SynthReport, Error> {
     let parse_err = |what: &str, file: &Path| Error::Parse {
@@ -408,6 +457,7 @@ fn collect(
         transistors_partial: false,
         depth_gates: None,
         area_um2: None,
+        macro_area_um2: None,
         delay_ps: None,
         registers,
         reg_delay_ps: None,
@@ -415,7 +465,7 @@ fn collect(
         critical_path: None,
         target_ps: None,
         static_inputs: Vec::new(),
-        paths: Vec::new(),
+        sta: None,
         closure: Vec::new(),
     };
 
@@ -430,7 +480,7 @@ fn collect(
             report.depth_gates =
                 Some(parse::parse_ltp(&ltp).ok_or_else(|| parse_err("ltp length", &ltp_path))?);
         }
-        Some(l) => {
+        Some(_) => {
             let unmapped: Vec<String> = stat
                 .cells
                 .iter()
@@ -447,6 +497,15 @@ fn collect(
             if stat.area.is_none() && stat.cell_count > 0 {
                 return Err(parse_err("Chip area", &stat_path));
             }
+            if !macros.is_empty() {
+                let area = |cell: &str| macros.iter().find_map(|m| m.cells.get(cell).copied());
+                report.macro_area_um2 = Some(
+                    stat.cells
+                        .iter()
+                        .filter_map(|(t, n)| Some(area(t)? * *n as f64))
+                        .sum(),
+                );
+            }
             let (abc, abc_path) = read_report(work, ABC_OUT_FILE)?;
             let timing = parse::parse_abc_timing(&abc)
                 .ok_or_else(|| parse_err("ABC stime Delay", &abc_path))?;
@@ -459,16 +518,6 @@ fn collect(
                     report.fmax_mhz = Some(1e6 / timing.delay_ps);
                 }
             }
-            let (netlist, netlist_path) = read_report(work, NETLIST_JSON)?;
-            let liberty = std::fs::read_to_string(&l.plain).map_err(|e| Error::Liberty {
-                path: l.given.clone(),
-                reason: e.to_string(),
-            })?;
-            report.paths =
-                sta::analyze(&liberty, &netlist, &req.top).map_err(|reason| Error::Timing {
-                    file: netlist_path,
-                    reason,
-                })?;
         }
     }
     Ok(report)
@@ -490,7 +539,7 @@ mod tests {
         let t = |target_ps, inputs: &[&str]| Timing {
             target_ps,
             static_inputs: inputs.iter().map(|s| s.to_string()).collect(),
-            closure: false,
+            ..Timing::default()
         };
         assert!(check_timing(&t(Some(150.0), &["cfg_i", "_a$1"]), true).is_ok());
         assert!(check_timing(&t(None, &[]), false).is_ok());
@@ -502,6 +551,22 @@ mod tests {
             (t(None, &["cfg i"]), true, "not a port name"),
             (t(None, &["1x"]), true, "not a port name"),
             (t(None, &["a;b"]), true, "not a port name"),
+            (
+                Timing {
+                    clock: Some("clk i".into()),
+                    ..t(None, &[])
+                },
+                true,
+                "not a port name",
+            ),
+            (
+                Timing {
+                    clock_ps: Some(0.0),
+                    ..t(None, &[])
+                },
+                true,
+                "clock period 0 ps",
+            ),
             (
                 Timing {
                     closure: true,

@@ -59,13 +59,31 @@ pub fn generic(files: &[PathBuf], top: &str) -> String {
         .replace("{{TOP}}", top)
 }
 
+/// The `stat` arguments that give the area of every cell: the standard cells' liberty file,
+/// then each macro's.
+fn stat_liberties(liberty: &Path, macros: &[PathBuf]) -> String {
+    std::iter::once(liberty)
+        .chain(macros.iter().map(PathBuf::as_path))
+        .map(|l| format!("-liberty {}", quote(l)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Fills the liberty script; `abc_script` is the ABC script's path as Yosys should see
-/// it (relative to the work folder is fine, Yosys makes it absolute).
-pub fn liberty(files: &[PathBuf], top: &str, liberty: &Path, abc_script: &str) -> String {
+/// it (relative to the work folder is fine, Yosys makes it absolute); `macros` are the
+/// liberty files of black-box macros, whose areas `stat` counts.
+pub fn liberty(
+    files: &[PathBuf],
+    top: &str,
+    liberty: &Path,
+    macros: &[PathBuf],
+    abc_script: &str,
+) -> String {
     LIBERTY_YS
         .replace("{{READ}}", &read_lines(files))
         .replace("{{TOP}}", top)
         .replace("{{LIBERTY}}", &quote(liberty))
+        .replace("{{STAT_LIBERTY}}", &stat_liberties(liberty, macros))
         .replace("{{ABC_SCRIPT}}", abc_script)
 }
 
@@ -95,6 +113,7 @@ pub fn timing(
     files: &[PathBuf],
     top: &str,
     liberty: &Path,
+    macros: &[PathBuf],
     abc_script: &str,
     static_cone: &str,
 ) -> String {
@@ -102,6 +121,7 @@ pub fn timing(
         .replace("{{READ}}", &read_lines(files))
         .replace("{{TOP}}", top)
         .replace("{{LIBERTY}}", &quote(liberty))
+        .replace("{{STAT_LIBERTY}}", &stat_liberties(liberty, macros))
         .replace("{{ABC_SCRIPT}}", abc_script)
         .replace("{{STATIC_CONE}}", static_cone)
 }
@@ -129,7 +149,7 @@ mod tests {
     fn every_placeholder_is_filled() {
         let files = vec![PathBuf::from("/a/x.v"), PathBuf::from("/a b/y.sv")];
         let g = generic(&files, "top_mod");
-        let l = liberty(&files, "top_mod", Path::new("/p/lib.lib"), ABC_FILE);
+        let l = liberty(&files, "top_mod", Path::new("/p/lib.lib"), &[], ABC_FILE);
         for s in [&g, &l] {
             assert!(!s.contains("{{"), "{s}");
             assert!(s.contains("read_verilog \"/a/x.v\"\nread_verilog -sv \"/a b/y.sv\""));
@@ -155,13 +175,13 @@ mod tests {
         let files = vec![PathBuf::from("/a/x.v")];
         let lib = Path::new("/p/lib.lib");
         let cone = static_cone(&["cfg_i".into(), "mode_i".into()], lib);
-        let t = timing(&files, "top_mod", lib, TIMING_ABC_FILE, &cone);
+        let t = timing(&files, "top_mod", lib, &[], TIMING_ABC_FILE, &cone);
         assert!(!t.contains("{{"), "{t}");
         assert!(t.contains("select -set dynamic i:* w:cfg_i %d w:mode_i %d %co*\n"));
         assert!(t.contains("select -set static_logic t:* @dynamic %d\n"));
         assert!(t.contains("abc -liberty \"/p/lib.lib\" -script liberty.abc static_cone\n"));
         assert!(t.contains("abc -liberty \"/p/lib.lib\" -script timing.abc top_mod\n"));
-        assert!(t.contains("write_json netlist.json"));
+        assert!(t.contains("write_verilog -noattr -noexpr -simple-lhs netlist.v"));
         // The static cone is mapped before the rest, and the design is flattened again.
         let order = [
             "submod",

@@ -3,7 +3,7 @@
 use crate::report::SynthReport;
 
 /// Column headers, in order.
-const HEADERS: [&str; 10] = [
+const HEADERS: [&str; 12] = [
     "top",
     "mode",
     "library",
@@ -14,6 +14,8 @@ const HEADERS: [&str; 10] = [
     "area_um2",
     "delay_ps",
     "fmax_mhz",
+    "sta_slack_ps",
+    "sta_fmax_mhz",
 ];
 
 /// Columns from `cells` on hold numbers and are right-aligned.
@@ -24,11 +26,12 @@ fn opt<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
 }
 
 /// One row per report: top, mode, library name, cells, flip-flop bits, transistor
-/// estimate (`N+` when partial), depth in gates, area (um², 3 decimals), delay (ps, 1
-/// decimal) and fmax (MHz, 1 decimal); `-` where a mode has no such number. Columns are
+/// estimate (`N+` when partial), depth in gates, area (um², 3 decimals), ABC's delay (ps, 1
+/// decimal) and fmax (MHz, 1 decimal), OpenSTA's worst slack at the clock (ps) and its fmax
+/// (clock-to-Q and setup included); `-` where a mode has no such number. Columns are
 /// padded to a common width and separated by two spaces; every line ends in `\n`.
 pub fn render_table(reports: &[SynthReport]) -> String {
-    let rows: Vec<[String; 10]> = reports
+    let rows: Vec<[String; 12]> = reports
         .iter()
         .map(|r| {
             [
@@ -46,6 +49,12 @@ pub fn render_table(reports: &[SynthReport]) -> String {
                 opt(r.area_um2, |a| format!("{a:.3}")),
                 opt(r.delay_ps, |d| format!("{d:.1}")),
                 opt(r.fmax_mhz, |f| format!("{f:.1}")),
+                opt(r.sta.as_ref().and_then(|s| s.worst_slack_ps), |s| {
+                    format!("{s:.1}")
+                }),
+                opt(r.sta.as_ref().and_then(|s| s.fmax_mhz), |f| {
+                    format!("{f:.1}")
+                }),
             ]
         })
         .collect();
@@ -99,6 +108,7 @@ mod tests {
             transistors_partial: false,
             depth_gates: Some(1),
             area_um2: None,
+            macro_area_um2: None,
             delay_ps: None,
             registers: 0,
             reg_delay_ps: None,
@@ -106,7 +116,7 @@ mod tests {
             critical_path: None,
             target_ps: None,
             static_inputs: vec![],
-            paths: vec![],
+            sta: None,
             closure: vec![],
         }
     }
@@ -124,9 +134,9 @@ mod tests {
         l.fmax_mhz = Some(1e6 / 47.72);
         let t = render_table(&[g, l]);
         let expected = "\
-top   mode     library                 cells  regs  transistors  depth  area_um2  delay_ps  fmax_mhz
-xor2  generic  -                           1     0           12      1         -         -         -
-regx  liberty  NangateOpenCellLibrary      2     1            -      1     6.916      47.7   20955.6
+top   mode     library                 cells  regs  transistors  depth  area_um2  delay_ps  fmax_mhz  sta_slack_ps  sta_fmax_mhz
+xor2  generic  -                           1     0           12      1         -         -         -             -             -
+regx  liberty  NangateOpenCellLibrary      2     1            -      1     6.916      47.7   20955.6             -             -
 ";
         assert_eq!(t, expected);
     }

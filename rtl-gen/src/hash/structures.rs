@@ -172,6 +172,7 @@ fn run_one(setup: &Setup, kind: HashKind, label: &str, structure: Structure) -> 
                 top: name.clone(),
                 liberty: lib.map(Path::to_path_buf),
                 work_dir: dir.join(format!("synth-{}", lib_tag(lib))),
+                macros: Vec::new(),
             })?;
             let library = report
                 .liberty

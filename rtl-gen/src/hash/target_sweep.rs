@@ -169,7 +169,11 @@ fn run_point(plan: &TargetPlan, kind: HashKind, target: Option<f64>) -> TargetPo
         if let Some(t) = target {
             synth_command.push_str(&format!(" --target-ps {t}"));
         }
-        qor::synthesize_block_for(&dir, Some(&plan.liberty), target, false, &synth_command)
+        let options = qor::SynthOptions {
+            target_ps: target,
+            ..Default::default()
+        };
+        qor::synthesize_block_with(&dir, Some(&plan.liberty), &options, &synth_command)
     })();
     match outcome {
         Ok(s) => point.synth = Some(s),
