@@ -17,6 +17,7 @@
 //! - [`smem`]: the banked shared memory: its map, what an access does and costs, its cycle model.
 //! - [`swizzle`]: CuTe, TMA and Triton swizzles as GF(2) maps, their H100 wavefronts, the best
 //!   layout for a set of accesses.
+//! - [`tma`]: TMA's tensor maps: the descriptor, a load's walk and its shared-memory image.
 
 pub mod config;
 pub mod congestion;
@@ -33,6 +34,7 @@ pub mod search;
 pub mod smem;
 pub mod software;
 pub mod swizzle;
+pub mod tma;
 
 pub use config::HashConfigObject;
 pub use error::Error;

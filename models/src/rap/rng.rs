@@ -29,6 +29,13 @@ fn mix(mut z: u64) -> u64 {
 /// The golden-ratio increment of the reference SplitMix64.
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// Output `n` (from 0) of the reference SplitMix64 (Vigna's `splitmix64.c`) seeded with `seed`:
+/// any position of the stream in one multiply, which is what lets a CUDA program and the models
+/// fill the same bytes without sharing a file (`crate::tma::silicon`).
+pub fn splitmix64(seed: u64, n: u64) -> u64 {
+    mix(seed.wrapping_add(n.wrapping_add(1).wrapping_mul(GOLDEN)))
+}
+
 /// Positions of the sequence each trial owns: `2^20` 64-bit outputs.
 pub const TRIAL_STRIDE: u64 = 1 << 20;
 
@@ -133,6 +140,8 @@ mod tests {
             spare: None,
         };
         let got: Vec<u64> = (0..3).map(|_| r.next_u64()).collect();
+        let direct: Vec<u64> = (0..3).map(|n| splitmix64(1_234_567, n)).collect();
+        assert_eq!(got, direct);
         assert_eq!(
             got,
             [
