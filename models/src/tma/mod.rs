@@ -4,9 +4,11 @@
 //!
 //! - [`descriptor`]: the tensor map's parameters and their validation;
 //! - [`load`]: the box in shared memory, the walk an address generator follows, the image;
+//! - [`silicon`]: the cases run on an H100 (gpu/tma_tensor.cu) and their replay.
 
 pub mod descriptor;
 pub mod load;
+pub mod silicon;
 
 pub use descriptor::{DataType, Interleave, L2Promotion, OobFill, Swizzle, TensorMap};
 pub use load::{chunks, image, BoxLayout, Chunk, GlobalMemory, Image, Load};
