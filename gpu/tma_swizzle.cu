@@ -11,17 +11,6 @@
 #include <algorithm>
 #include <vector>
 
-#define CHECK_CU(call)                                                                        \
-    do {                                                                                      \
-        CUresult r_ = (call);                                                                 \
-        if (r_ != CUDA_SUCCESS) {                                                             \
-            const char *msg_ = nullptr;                                                       \
-            cuGetErrorString(r_, &msg_);                                                      \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, msg_);        \
-            std::exit(1);                                                                     \
-        }                                                                                     \
-    } while (0)
-
 #define MAX_ELEMS 8192
 
 __global__ void tma_load(const __grid_constant__ CUtensorMap map, unsigned short *out, int elems, int footprint)

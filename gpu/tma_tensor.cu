@@ -19,17 +19,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK_CU(call)                                                                        \
-    do {                                                                                      \
-        CUresult r_ = (call);                                                                 \
-        if (r_ != CUDA_SUCCESS) {                                                             \
-            const char *msg_ = nullptr;                                                       \
-            cuGetErrorString(r_, &msg_);                                                      \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, msg_);        \
-            std::exit(1);                                                                     \
-        }                                                                                     \
-    } while (0)
-
 #define BUFFER_BYTES 32768
 #define PREFILL 0xa5u
 #define TIMEOUT_NS 2000000ull

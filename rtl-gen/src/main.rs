@@ -19,6 +19,7 @@ mod cmd_smem;
 mod cmd_sweep;
 mod cmd_swizzle;
 mod cmd_synth;
+mod cmd_tma;
 mod output_args;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -71,6 +72,9 @@ enum Command {
     Kernels(cmd_kernels::KernelsArgs),
     /// CuTe, TMA and Triton swizzles as GF(2) matrices: show, check on an H100's rules, best.
     Swizzle(cmd_swizzle::SwizzleArgs),
+    /// TMA tensor maps: validate a cuTensorMapEncodeTiled descriptor, the shared-memory image
+    /// of a load, replay H100 dumps.
+    Tma(cmd_tma::TmaArgs),
     /// Generate a banked shared memory (lanes, banks, any hasher or RAP in front), or replay
     /// kernels through it.
     Smem(cmd_smem::SmemArgs),
@@ -148,6 +152,7 @@ fn main() -> ExitCode {
         Command::Kernels(args) => cmd_kernels::run(args),
         Command::Swizzle(args) => cmd_swizzle::run(args, &command_line()),
         Command::Smem(args) => cmd_smem::run(args, &command_line()),
+        Command::Tma(args) => cmd_tma::run(args),
         Command::Completions(args) => cmd_completions::run(args, Cli::command()),
         Command::Man(args) => cmd_man::run(args, Cli::command()),
         Command::Prove(args) => cmd_prove::run(args),
