@@ -106,6 +106,13 @@ pub trait Block {
     /// a clock and a reset (the top module's `clk_i` and `rst_ni`).
     fn timing(&self) -> Timing;
 
+    /// The inputs held still while the block runs (a configurable hasher's `cfg_i`, written
+    /// once per kernel): synthesis takes the paths from them as false paths for the clock
+    /// (`crate::qor`); none by default.
+    fn static_inputs(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
     /// The modules, top first (sub-modules after it, in any order). Give the top module
     /// `header.of(self)` as its leading comment, and each sub-module the header of the block
     /// it is (`header.of(&part)`) or `header.lines(...)`.
@@ -289,6 +296,7 @@ fn manifest_timing(name: &str, timing: Timing, interface: &[InterfacePort]) -> M
     );
     ManifestTiming {
         timing,
+        static_inputs: Vec::new(),
         clock,
         reset: reset.map(|port| ManifestReset {
             port,
@@ -423,6 +431,14 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
             .map(|(file, text)| (file, with_timescale(&text))),
     );
     let fields = block.fields();
+    let mut manifest_timing = manifest_timing(&name, timing, &interface);
+    for input in block.static_inputs() {
+        let known = interface
+            .iter()
+            .any(|p| p.port.name == input && p.port.direction == "input");
+        assert!(known, "{name}: a static input `{input}` is an input port");
+        manifest_timing.static_inputs.push(input.to_string());
+    }
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
         generator: generator(),
@@ -432,7 +448,7 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
         kind,
         variant,
         summary: block.summary(),
-        timing: manifest_timing(&name, timing, &interface),
+        timing: manifest_timing,
         parameters: block.parameters(),
         configuration: block.configuration(),
         ports: interface.into_iter().map(|p| p.port).collect(),

@@ -116,6 +116,10 @@ pub struct ManifestTiming {
     /// `latency` in cycles).
     #[serde(flatten)]
     pub timing: Timing,
+    /// The inputs held still while the block runs, whose paths do not limit the clock
+    /// (`Block::static_inputs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub static_inputs: Vec<String>,
     /// The clock port of a clocked or pipelined block (rising edge).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<String>,

@@ -10,12 +10,12 @@
 //! manifest ([`synth::sdc`]): the clock on the block's clock port (a virtual clock for a
 //! combinational block) at `--clock-ps`, else `--target-ps`, else 1 000 ps.
 //!
-//! A configurable hasher's `cfg_i` is written once per kernel and held while the memory runs,
-//! so its paths do not limit the clock: it is a false path (`set_false_path -from cfg_i`), the
-//! report gives the address-to-bank delay (OpenSTA's worst path from `addr_i`) apart from the
-//! configuration-to-bank delay ([`HasherPaths`]), and the timing-driven flow (a delay target)
-//! maps the logic only `cfg_i` reaches for area, outside the target. This timing exception
-//! costs no flip-flop.
+//! A block's static inputs (its manifest's `timing.static_inputs`, from the Block contract: a
+//! configurable hasher's `cfg_i`, written once per kernel and held while the memory runs) do
+//! not limit the clock: each is a false path (`set_false_path -from cfg_i`), the report gives
+//! the other inputs' worst path (a hasher's address-to-bank delay) apart from the static
+//! inputs' ([`HasherPaths`]), and the timing-driven flow (a delay target) maps the logic only
+//! static inputs reach for area, outside the target. This timing exception costs no flip-flop.
 
 use crate::manifest::{generator, Manifest, ManifestTiming};
 use crate::Error;
@@ -29,34 +29,42 @@ pub const CONFIG_EXCEPTION: &str = "timing exception: cfg_i is static while the 
 paths from it are false paths for the address path (and, with a delay target, the logic only \
 cfg_i reaches is mapped for area outside the target); no flip-flops";
 
-/// A hasher's two kinds of path, from OpenSTA's groups ([`synth::StaReport::groups`]).
+/// The two kinds of path of a block with static inputs (a configurable hasher: its address
+/// and configuration paths), from OpenSTA's groups ([`synth::StaReport::groups`]);
+/// `hasher_paths` in `synth.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HasherPaths {
-    /// The slowest path from `addr_i` to `bank_o` (or to the output register), in ps, as
-    /// OpenSTA times it (its wires as [`synth::StaReport::wire_load`] says): what sits in front
-    /// of the banks every cycle.
+    /// The slowest path from an input that is not static (a hasher's `addr_i`) to an output
+    /// (or to the output register), in ps, as OpenSTA times it (its wires as
+    /// [`synth::StaReport::wire_load`] says): what sits in front of the banks every cycle.
     pub address_to_bank_ps: f64,
-    /// The slowest path from `cfg_i` (its false path lifted), in ps; `None` for a fixed hasher,
-    /// which has none.
+    /// The slowest path from a static input (a hasher's `cfg_i`; its false path lifted), in ps.
     pub config_to_bank_ps: Option<f64>,
-    /// How the configuration is kept off the address path ([`CONFIG_EXCEPTION`]); `None` for
-    /// a fixed hasher.
+    /// How the static inputs are kept off the other paths ([`CONFIG_EXCEPTION`]).
     pub config_exception: Option<String>,
     /// Flip-flops that exception costs: 0 (no configuration register is added).
     pub config_flops: u64,
 }
 
 impl HasherPaths {
-    /// The two delays of a hasher's report (`None` outside liberty mode, or for a block that
-    /// is not a hasher).
-    pub fn of(block: &str, report: &synth::SynthReport) -> Option<HasherPaths> {
-        if block != "hash" {
+    /// The two delays of a report of a block with `static_inputs` (`None` outside liberty
+    /// mode, or for a block without static inputs).
+    pub fn of(static_inputs: &[String], report: &synth::SynthReport) -> Option<HasherPaths> {
+        if static_inputs.is_empty() {
             return None;
         }
-        let address = report.path_from("addr_i")?;
-        let config = report.path_from("cfg_i").map(|p| p.delay_ps);
+        let groups = &report.sta.as_ref()?.groups;
+        let slowest = |from_static: bool| {
+            groups
+                .iter()
+                .filter(|p| static_inputs.contains(&p.from) == from_static)
+                .map(|p| p.delay_ps)
+                .reduce(f64::max)
+        };
+        let address = slowest(false)?;
+        let config = slowest(true);
         Some(HasherPaths {
-            address_to_bank_ps: address.delay_ps,
+            address_to_bank_ps: address,
             config_to_bank_ps: config,
             config_exception: config.map(|_| CONFIG_EXCEPTION.to_string()),
             config_flops: 0,
@@ -142,7 +150,7 @@ impl BlockSynth {
             ));
         }
         if let Some(sta) = &r.sta {
-            lines.extend(sta_lines(sta, self.hasher_paths.is_some()));
+            lines.extend(sta_lines(sta, &self.timing.static_inputs));
         }
         lines.extend([
             format!(
@@ -172,7 +180,7 @@ impl BlockSynth {
 
 /// The lines that say what OpenSTA found: the clock, the worst slack, the achievable clock and
 /// the worst path of each group (a hasher's address and configuration paths by name).
-fn sta_lines(sta: &synth::StaReport, hasher: bool) -> Vec<String> {
+fn sta_lines(sta: &synth::StaReport, static_inputs: &[String]) -> Vec<String> {
     let wires = match &sta.wire_load {
         WireLoad::Library => "the library's default wire-load model".to_string(),
         WireLoad::None => "no wire load".to_string(),
@@ -209,11 +217,13 @@ fn sta_lines(sta: &synth::StaReport, hasher: bool) -> Vec<String> {
         ));
     }
     for p in &sta.groups {
-        let what = match (hasher, p.from.as_str(), p.false_path) {
-            (true, "addr_i", _) => "address path".to_string(),
-            (true, "cfg_i", _) => "configuration path (static: false path, 0 flip-flops)".into(),
-            (_, from, true) => format!("paths from {from} (static: false path)"),
-            (_, from, false) => format!("paths from {from}"),
+        let from = &p.from;
+        let what = if static_inputs.contains(from) {
+            format!("configuration path from {from} (static: false path, 0 flip-flops)")
+        } else if p.false_path {
+            format!("paths from {from} (static: false path)")
+        } else {
+            format!("paths from {from}")
         };
         lines.push(format!("{what}: {}", describe(p)));
     }
@@ -259,16 +269,6 @@ pub fn synthesize_block(
     synthesize_block_with(dir, liberty, &SynthOptions::default(), command)
 }
 
-/// The input ports of a block that hold still while it runs: a hasher's `cfg_i`.
-fn static_inputs(manifest: &Manifest) -> Vec<String> {
-    let configurable_hasher = manifest.family == "hash" && manifest.fields.contains_key("cfg_i");
-    if configurable_hasher {
-        vec!["cfg_i".to_string()]
-    } else {
-        Vec::new()
-    }
-}
-
 /// [`synthesize_block`] with `options`: a delay target in ps (the timing-driven flow; needs
 /// `liberty`), with `closure` the best of several mappings for it ([`synth::closure`]), and
 /// OpenSTA's clock and wires.
@@ -293,7 +293,7 @@ pub fn synthesize_block_with(
     };
     let timing = synth::Timing {
         target_ps: options.target_ps,
-        static_inputs: static_inputs(&manifest),
+        static_inputs: manifest.timing.static_inputs.clone(),
         closure: options.closure,
         clock: manifest.timing.clock.clone(),
         clock_ps: options.clock_ps,
@@ -301,7 +301,7 @@ pub fn synthesize_block_with(
     };
     let report = synth::synthesize_with(&request, &timing)?;
     let result = BlockSynth {
-        hasher_paths: HasherPaths::of(&manifest.family, &report),
+        hasher_paths: HasherPaths::of(&manifest.timing.static_inputs, &report),
         format_version: FORMAT_VERSION,
         generator: generator(),
         command: command.to_string(),

@@ -304,8 +304,8 @@ fn synth_reports_the_address_path_apart_from_the_config_path() {
     let o = rtl_gen(&["synth", d, "--liberty", lib, "--wire-load", "none"]);
     let stdout = text(&o.stdout);
     assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
-    assert!(stdout.contains("address path: "), "{stdout}");
-    assert!(stdout.contains("configuration path (static: false path, 0 flip-flops): "));
+    assert!(stdout.contains("paths from addr_i: "), "{stdout}");
+    assert!(stdout.contains("configuration path from cfg_i (static: false path, 0 flip-flops): "));
     assert!(
         stdout.contains("OpenSTA: clock virtual_clk at 1000 ps, no wire load"),
         "{stdout}"

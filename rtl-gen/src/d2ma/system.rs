@@ -1050,6 +1050,7 @@ impl SystemDesign {
             summary: self.summary(),
             timing: ManifestTiming {
                 timing: Timing::Clocked,
+                static_inputs: Vec::new(),
                 clock: Some("clk_i".into()),
                 reset: Some(ManifestReset {
                     port: "rst_ni".into(),

@@ -281,6 +281,15 @@ impl Block for HashDesign {
         }
     }
 
+    /// A configurable hasher's `cfg_i` is written once per kernel and held while the memory
+    /// runs (docs/HASH.md): its paths do not limit the clock.
+    fn static_inputs(&self) -> Vec<&'static str> {
+        match self.variant {
+            Variant::Configurable { .. } => vec!["cfg_i"],
+            Variant::Fixed(_) => Vec::new(),
+        }
+    }
+
     fn modules(&self, header: &Header) -> Vec<Module> {
         vec![logic::build(self, header.of(self))]
     }
