@@ -37,6 +37,7 @@ Examples:
   rtl-gen hash --config out/hash_bvxor_n14_b32/hash_bvxor_n14_b32.json --out out/
   rtl-gen cuda layout --kind rap --banks 32 --rap-seed 1 --out rap_w32.h
   rtl-gen swizzle best --elem-bytes 2 --tile 64x64 --access rows,cols --out out/best
+  rtl-gen tma load --map map.json --coords -8,3 --shared-address 0x80 --chunks
   rtl-gen completions bash > ~/.local/share/bash-completion/completions/rtl-gen
   rtl-gen man | man -l -")]
 struct Cli {

@@ -284,3 +284,38 @@ fn sweep_configs_results_document() {
     broken["kinds"][0]["report"]["passed"] = json!(-1);
     assert!(!schema_errors("config-sweep.schema.json", &broken).is_empty());
 }
+
+#[test]
+fn tma_check_load_and_replay_documents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    std::fs::write(
+        d.join("map.json"),
+        r#"{"data_type": "f16", "global_dim": [100, 40], "global_strides": [256],
+            "box_dim": [16, 4], "element_strides": [1, 2], "swizzle": "32B", "oob_fill": "nan"}"#,
+    )
+    .unwrap();
+    let check = run_json(d, &["tma", "check", "--map", "map.json", "--json"]);
+    assert_schema("tma.schema.json", &check);
+    let load = run_json(
+        d,
+        &[
+            "tma", "load", "--map", "map.json", "--coords", "-8,3", "--json",
+        ],
+    );
+    assert_schema("tma.schema.json", &load);
+    let limits = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu/results/tma_limits.txt.gz");
+    let replay = run_json(d, &["tma", "replay", limits.to_str().unwrap(), "--json"]);
+    assert_schema("tma.schema.json", &replay);
+    assert!(!replay["probes"].as_array().unwrap().is_empty());
+    // A broken document of each kind fails.
+    let mut broken = load.clone();
+    broken["image"]["bytes"][0] = json!(256);
+    assert!(!schema_errors("tma.schema.json", &broken).is_empty());
+    let mut broken = check;
+    broken["box"].as_object_mut().unwrap().remove("pitch");
+    assert!(!schema_errors("tma.schema.json", &broken).is_empty());
+    let mut broken = replay;
+    broken["all_match"] = json!("yes");
+    assert!(!schema_errors("tma.schema.json", &broken).is_empty());
+}
