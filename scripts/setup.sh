@@ -22,6 +22,8 @@ command -v qflow >/dev/null 2>&1 || missing+=(qflow)
 # Vortex's kernels: the RISC-V GCC and picolibc (Debian has no RISC-V newlib).
 command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 || missing+=(gcc-riscv64-unknown-elf)
 [ -d /usr/lib/picolibc/riscv64-unknown-elf ] || missing+=(picolibc-riscv64-unknown-elf)
+# `rtl-gen vortex` applies the project's patches to its copy of Vortex with patch.
+command -v patch >/dev/null 2>&1 || missing+=(patch)
 # SMT solvers for yosys-smtbmc (formal properties).
 command -v z3 >/dev/null 2>&1 || missing+=(z3)
 command -v boolector >/dev/null 2>&1 || missing+=(boolector)
@@ -32,7 +34,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-for tool in yosys verilator iverilog make ninja sta qflow riscv64-unknown-elf-gcc z3 boolector; do
+for tool in yosys verilator iverilog make ninja sta qflow riscv64-unknown-elf-gcc patch z3 boolector; do
   command -v "$tool" >/dev/null 2>&1 || { echo "setup: $tool is still missing" >&2; exit 1; }
 done
 

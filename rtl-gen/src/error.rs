@@ -107,6 +107,9 @@ pub enum Error {
     /// A proof or mutation run that could not start or finish.
     #[error("{0}")]
     Prove(#[from] ProveError),
+    /// A Vortex build or run that failed.
+    #[error("{0}")]
+    Vortex(#[from] crate::vortex::VortexError),
 }
 
 impl Error {

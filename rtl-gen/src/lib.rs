@@ -21,7 +21,8 @@
 //! - [`cuda`]: CUDA/C headers with the software form of a hash or a RAW/RAS/RAP layout;
 //! - [`smem`]: the banked shared memory with any hasher or RAP in front of its banks;
 //! - [`swizzle`]: the reports, pictures and CUDA headers of `rtl-gen swizzle`;
-//! - [`trace`]: kernel trace files.
+//! - [`trace`]: kernel trace files;
+//! - [`vortex`]: Vortex running kernels with its own or a generated local memory.
 //!
 //! The crate root holds what every family shares; each family's folder holds its design, its
 //! [`block::Block`] implementation, its vectors and its experiments ([`hash::sweep`],
@@ -51,5 +52,6 @@ pub mod rtl;
 pub mod smem;
 pub mod swizzle;
 pub mod trace;
+pub mod vortex;
 
 pub use error::Error;

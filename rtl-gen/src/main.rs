@@ -20,6 +20,7 @@ mod cmd_sweep;
 mod cmd_swizzle;
 mod cmd_synth;
 mod cmd_tma;
+mod cmd_vortex;
 mod output_args;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -87,6 +88,9 @@ enum Command {
     Prove(cmd_prove::ProveArgs),
     /// Mutation testing: single-point mutants of a block against its own testbench and Yosys.
     Mutate(cmd_mutate::MutateArgs),
+    /// Run Vortex's kernels and the project's on Vortex's RTL simulator with its own or a
+    /// generated local memory.
+    Vortex(cmd_vortex::VortexArgs),
 }
 
 /// The command line as the generated files record it: `rtl-gen` and the arguments, quoted
@@ -158,6 +162,7 @@ fn main() -> ExitCode {
         Command::Man(args) => cmd_man::run(args, Cli::command()),
         Command::Prove(args) => cmd_prove::run(args),
         Command::Mutate(args) => cmd_mutate::run(args),
+        Command::Vortex(args) => cmd_vortex::run(args),
     };
     rtl_gen::output::cleanup::await_signal_exit();
     match result {
