@@ -128,6 +128,15 @@ pub trait Block {
         Vec::new()
     }
 
+    /// Files written into the block folder but left out of its filelist, as `(file name,
+    /// text)`: a wrapper in another language that presents the top under another tool's
+    /// interface and needs that tool's sources to compile (the shared memory's
+    /// `VX_local_mem.sv`, Vortex's). None by default.
+    fn companion_files(&self, header: &Header) -> Vec<(String, String)> {
+        let _ = header;
+        Vec::new()
+    }
+
     /// The testbench's vectors under `plan`, with expected values from the golden model: one
     /// value per data input and per output of the top module, in port declaration order (clock
     /// and reset excluded).
@@ -311,6 +320,8 @@ fn manifest_timing(name: &str, timing: Timing, interface: &[InterfacePort]) -> M
 pub struct Rendered {
     /// `(file name, Verilog text)` of every module, the top first.
     pub files: Vec<(String, String)>,
+    /// `(file name, text)` of the files outside the filelist ([`Block::companion_files`]).
+    pub companions: Vec<(String, String)>,
     /// The manifest.
     pub manifest: Manifest,
     /// The testbench's view of the top module.
@@ -330,14 +341,17 @@ impl Rendered {
         testbenches::testbench_source(&self.harness, self.vectors.len())
     }
 
-    /// Writes the block folder `<out_dir>/<top>` atomically ([`Staging`]): the RTL files, the
-    /// manifest, the filelist, the FuseSoC cores and their synthesis script, the SystemRDL
+    /// Writes the block folder `<out_dir>/<top>` atomically ([`Staging`]): the RTL files and
+    /// the companion files, the manifest, the filelist, the FuseSoC cores and their synthesis script, the SystemRDL
     /// registers of a block with packed input ports, and the testbench with its vectors under
     /// `tb/`. Returns its path.
     pub fn write(&self, out_dir: &Path) -> Result<PathBuf, Error> {
         let manifest = &self.manifest;
         let name = &manifest.top;
         let staging = stage_folder(out_dir, name, &self.files, manifest)?;
+        for (file, text) in &self.companions {
+            staging.write(file, text)?;
+        }
         for (file, text) in crate::fusesoc::files(manifest) {
             staging.write(&file, &text)?;
         }
@@ -479,6 +493,7 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
     };
     Rendered {
         files,
+        companions: block.companion_files(&header),
         manifest,
         harness,
         vectors: stimulus.vectors,

@@ -45,8 +45,8 @@ Examples:
   rtl-gen synth out/smem_l32_b32_d512_bvxor_cfg_macro --liberty ../shared/pdk/nangate45_typ.lib.gz
   rtl-gen smem --map modulo --replay kernels/fwt.trace kernels/lud.trace --out out/
   rtl-gen smem --lanes 4 --banks 4 --depth 1024 --interface vortex --out out/
-  rtl-gen smem --lanes 4 --banks 4 --depth 1024 --map hash --hash-config best.json \
-      --configurable --interface vortex --broadcast off --out out/
+  rtl-gen smem --lanes 4 --banks 4 --depth 1024 --interface vortex --broadcast off --map hash \
+      --configurable --hash-config out/hash_bvxor_n12_b4/hash_bvxor_n12_b4.json --out out/
 
 Exit status: 0 on success; 1 when a replay's RTL cycles differ from the model's; 2 on bad input
 (nothing is written) or a failed simulation.")]

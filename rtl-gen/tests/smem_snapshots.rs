@@ -5,7 +5,9 @@
 //! the manifest (ports, parameters, configuration fields) and the map with the hasher or RAP
 //! converter inside. The pipeline around the map (conflict, grant, bank ports, top) is one
 //! generator at every size: it is pinned whole at the small shapes, where its text is short
-//! enough to review and `tests/equivalence.rs` proves it in seconds.
+//! enough to review and `tests/equivalence.rs` proves it in seconds. Behind the Vortex
+//! interface, two memories whole with their `VX_local_mem.sv` and manifest: modulo with the
+//! broadcast, and a configurable hash without it.
 
 mod common;
 
@@ -15,7 +17,8 @@ use rtl_gen::smem::vectors::SmemPlan;
 const COMMAND: &str = "rtl-gen smem (snapshot test)";
 
 fn pin(d: &rtl_gen::smem::SmemDesign) {
-    for (file, text) in render(d, &SmemPlan::default(), COMMAND).files {
+    let rendered = render(d, &SmemPlan::default(), COMMAND);
+    for (file, text) in rendered.files.into_iter().chain(rendered.companions) {
         insta::assert_snapshot!(file.replace('.', "_"), text);
     }
 }
@@ -68,4 +71,22 @@ fn maps_and_manifests_at_the_cosimulated_shapes() {
     }
     pin_map(&common::smem((16, 16, 16, 4), "xormat-cfg", 1, None), true);
     pin_map(&common::smem((32, 64, 64, 4), "rap", 1, None), true);
+}
+
+/// Behind the Vortex interface: every module, the wrapper and the manifest. The wrapper's
+/// snapshots are named after the core (`VX_local_mem.sv` is the file of both).
+#[test]
+fn vortex_interface_4_lanes_4_banks() {
+    for (map, broadcast) in [("modulo", true), ("bvxor-cfg", false)] {
+        let d = common::smem_vortex((4, 4, 8, 4), map, broadcast);
+        let rendered = render(&d, &SmemPlan::default(), COMMAND);
+        let name = d.name();
+        for (file, text) in &rendered.files {
+            insta::assert_snapshot!(file.replace('.', "_"), text);
+        }
+        for (file, text) in &rendered.companions {
+            insta::assert_snapshot!(format!("{name}__{}", file.replace('.', "_")), text);
+        }
+        insta::assert_snapshot!(format!("{name}_json"), rendered.manifest.to_json());
+    }
 }

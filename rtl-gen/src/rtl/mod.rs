@@ -5,13 +5,15 @@
 //! (ports with their roles, wires, registers, memories, instances), [`keywords`] the names a
 //! signal must not take. The emitter in [`verilog`] only prints what the representation already
 //! decided, breaking long lines with [`layout`]. It exists to emit clean, readable, lint-free
-//! Verilog, not to be a framework.
+//! Verilog, not to be a framework. [`vortex_wrapper`] prints the one SystemVerilog file the
+//! project writes: the wrapper that presents a core under Vortex's `VX_local_mem` interface.
 
 pub mod ir;
 pub mod keywords;
 pub mod layout;
 pub mod module;
 pub mod verilog;
+pub mod vortex_wrapper;
 
 pub use ir::{Expr, Signal};
 pub use module::{Direction, Memory, Module, Port, PortRole};

@@ -104,6 +104,8 @@ pub struct SmemConfig {
 /// What the manifest records of the Vortex interface (docs/SMEM.md, Vortex interface).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VortexConfig {
+    /// The SystemVerilog wrapper, relative to the block folder: `VX_local_mem.sv`.
+    pub wrapper: String,
     /// Bits of a request's tag (`TAG_WIDTH`).
     pub tag_bits: u32,
     /// The local memory's size in bytes (`SIZE`).
@@ -628,6 +630,7 @@ impl SmemDesign {
             .filter(|_| self.configurable())
             .map(|index| self.cfg_value(&index));
         VortexConfig {
+            wrapper: crate::rtl::vortex_wrapper::FILE.into(),
             tag_bits,
             size_bytes: s.words() * u64::from(s.word_bytes()),
             addr_bits: s.addr_bits(),

@@ -240,6 +240,15 @@ impl Block for SmemDesign {
         files
     }
 
+    fn companion_files(&self, header: &Header) -> Vec<(String, String)> {
+        if self.vortex_tag_bits().is_none() {
+            return Vec::new();
+        }
+        let modules = self.modules(header);
+        let text = vortex::wrapper(self, &modules[0], header);
+        vec![(vortex::WRAPPER_FILE.to_string(), text)]
+    }
+
     fn stimulus(&self, plan: &SmemPlan) -> Stimulus {
         let top = self.top_module();
         let harness = block::harness(&self.name(), &block::interface(&top), self.timing());

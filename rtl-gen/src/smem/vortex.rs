@@ -19,7 +19,28 @@
 
 use super::design::{SmemDesign, DCR_ADDR_BITS, DCR_BASE, DCR_DATA_BITS};
 use super::wiring::{gather, popcount};
+use crate::block::Header;
+use crate::rtl::vortex_wrapper::{self, ports, Counter, LocalMem, Sizes};
 use crate::rtl::{Expr, Module, Signal};
+
+/// The SystemVerilog wrapper's file in the block folder.
+pub const WRAPPER_FILE: &str = vortex_wrapper::FILE;
+
+/// The order of the counters in the statistics line (`rtl-gen lmem: reads=R writes=W ...`):
+/// the keys the issue names first, then the others.
+const STATS_ORDER: [&str; 8] = [
+    "reads",
+    "writes",
+    "bank_stalls",
+    "bank_cycles",
+    "conflict_cycles",
+    "broadcast_reads",
+    "crsp_stalls",
+    "accesses",
+];
+
+/// The fields of Vortex's `lmem_perf_t` and the counters that drive them.
+const PERF_FIELDS: [&str; 4] = ["reads", "writes", "bank_stalls", "crsp_stalls"];
 
 /// The counters, in port order: name (`cnt_<name>_o`) and what it counts.
 pub const COUNTERS: [(&str, &str); 8] = [
@@ -69,43 +90,51 @@ fn declare(module: &mut Module, design: &SmemDesign, tag_bits: u32) -> Ports {
     let s = design.shape();
     let (lanes, n, w, bytes) = (s.lanes(), s.addr_bits(), s.word_bits(), s.word_bytes());
     let per_lane = |what: &str, w: u32| format!("{what}, lane i in bits [i*{w} +: {w}].");
-    let valid = module.input("req_valid_i", lanes, "Each lane presents a request.");
+    let valid = module.input(ports::REQ_VALID, lanes, "Each lane presents a request.");
     let ready = module.output(
-        "req_ready_o",
+        ports::REQ_READY,
         lanes,
         "Each lane's request is taken at the rising edge.",
     );
     let rw = module.input(
-        "req_rw_i",
+        ports::REQ_RW,
         lanes,
         "Each lane's request writes (else reads).",
     );
-    let addr = module.input("req_addr_i", lanes * n, &per_lane("Word addresses", n));
-    let data = module.input("req_data_i", lanes * w, &per_lane("Data written", w));
+    let addr = module.input(ports::REQ_ADDR, lanes * n, &per_lane("Word addresses", n));
+    let data = module.input(ports::REQ_DATA, lanes * w, &per_lane("Data written", w));
     let byteen = module.input(
-        "req_byteen_i",
+        ports::REQ_BYTEEN,
         lanes * bytes,
         &per_lane("Byte enables", bytes),
     );
-    let tag = module.input("req_tag_i", lanes * tag_bits, &per_lane("Tags", tag_bits));
-    let rsp_valid = module.output("rsp_valid_o", lanes, "Each lane shows a read's response.");
-    let rsp_data = module.output("rsp_data_o", lanes * w, &per_lane("Words read", w));
+    let tag = module.input(
+        ports::REQ_TAG,
+        lanes * tag_bits,
+        &per_lane("Tags", tag_bits),
+    );
+    let rsp_valid = module.output(
+        ports::RSP_VALID,
+        lanes,
+        "Each lane shows a read's response.",
+    );
+    let rsp_data = module.output(ports::RSP_DATA, lanes * w, &per_lane("Words read", w));
     let rsp_tag = module.output(
-        "rsp_tag_o",
+        ports::RSP_TAG,
         lanes * tag_bits,
         &per_lane("Tags of the reads", tag_bits),
     );
     let rsp_ready = module.input(
-        "rsp_ready_i",
+        ports::RSP_READY,
         lanes,
         "Each lane's response is taken at the rising edge.",
     );
     let dcr = (design.dcr_words() > 0).then(|| {
         [
-            module.input("dcr_valid_i", 1, "A Vortex DCR write."),
-            module.input("dcr_addr_i", DCR_ADDR_BITS, "Its DCR address."),
+            module.input(ports::DCR_VALID, 1, "A Vortex DCR write."),
+            module.input(ports::DCR_ADDR, DCR_ADDR_BITS, "Its DCR address."),
             module.input(
-                "dcr_data_i",
+                ports::DCR_DATA,
                 DCR_DATA_BITS,
                 "Its data: a 32-bit word of the map's configuration.",
             ),
@@ -131,6 +160,69 @@ fn declare(module: &mut Module, design: &SmemDesign, tag_bits: u32) -> Ports {
         dcr,
         counters,
     }
+}
+
+/// The counters in the statistics line's order, with their `lmem_perf` fields.
+fn counters() -> Vec<Counter> {
+    STATS_ORDER
+        .iter()
+        .map(|key| Counter {
+            port: format!("cnt_{key}_o"),
+            key: (*key).into(),
+            perf: PERF_FIELDS.contains(key).then(|| (*key).into()),
+        })
+        .collect()
+}
+
+/// The sizes Vortex's parameters describe.
+fn sizes(design: &SmemDesign) -> Sizes {
+    let s = design.shape();
+    Sizes {
+        lanes: s.lanes(),
+        banks: s.banks(),
+        depth: s.depth(),
+        word_bytes: s.word_bytes(),
+        tag_bits: design
+            .vortex_tag_bits()
+            .unwrap_or_else(|| unreachable!("the wrapper of a Vortex design")),
+    }
+}
+
+/// The text of `VX_local_mem.sv` around `core` (the top [`build`] gives).
+pub fn wrapper(design: &SmemDesign, core: &Module, header: &Header) -> String {
+    let about = vec![
+        format!("VX_local_mem around {}:", design.name()),
+        "Vortex's VX_local_mem (hw/rtl/mem/VX_local_mem.sv at Vortex 31e4765), the same".into(),
+        "parameters and ports, plus Vortex's DCR bus (docs/SMEM.md, Vortex interface).".into(),
+        "Defines: PERF_ENABLE (lmem_perf), RTLGEN_LMEM_STATS (one line of counters at the end),"
+            .into(),
+        "RTLGEN_LMEM_TRACE (+rtlgen_lmem_trace=<path>: every warp access, docs/TRACE_FORMAT.md)."
+            .into(),
+    ];
+    let text = vortex_wrapper::local_mem(&LocalMem {
+        core,
+        header: &header.lines(about, &[]),
+        sizes: sizes(design),
+        counters: &counters(),
+    });
+    crate::block::with_timescale(&text)
+}
+
+/// A module `name` with the core's ports that drives `VX_local_mem.sv` through Vortex's
+/// interfaces ([`vortex_wrapper::flat_shim`]): the core's testbench pointed at it runs through
+/// the wrapper.
+pub fn shim(design: &SmemDesign, name: &str) -> String {
+    let core = design.top_module();
+    let text = vortex_wrapper::flat_shim(
+        &LocalMem {
+            core: &core,
+            header: &[],
+            sizes: sizes(design),
+            counters: &counters(),
+        },
+        name,
+    );
+    crate::block::with_timescale(&text)
 }
 
 /// `value` resized to `width` bits: zero-extended, or its low bits.

@@ -149,6 +149,51 @@ pub fn assert_cosim_passes(dir: &Path, simulator: &str) {
     assert_eq!(report.passed, manifest.testbench.vectors);
 }
 
+/// The pinned Vortex (`../shared/third_party/vortex`, read-only).
+pub fn vortex_home() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/third_party/vortex")
+}
+
+/// What `VX_local_mem.sv` needs of Vortex to compile, copied into `dir`: its package and the
+/// two interfaces (returned, in compile order). In the copies each `` `include `` is replaced
+/// by the header's text (no include path needed) and the `lint_off GENUNNAMED` pragmas are
+/// gone (Verilator 5.006 does not know the code and stops: ../shared/third_party/README.md).
+pub fn vortex_sources(dir: &Path) -> Vec<PathBuf> {
+    let rtl = vortex_home().join("hw/rtl");
+    let read = |file: &str| {
+        std::fs::read_to_string(rtl.join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"))
+            .replace("/* verilator lint_off GENUNNAMED */", "")
+            .replace("/* verilator lint_on GENUNNAMED */", "")
+    };
+    fn inline(text: &str, read: &dyn Fn(&str) -> String) -> String {
+        text.lines()
+            .map(|line| match line.trim().strip_prefix("`include \"") {
+                Some(rest) => {
+                    let header = rest.trim_end().trim_end_matches('"');
+                    if header == "util_dpi.vh" {
+                        return String::new(); // only under SV_DPI
+                    }
+                    inline(&read(header), read)
+                }
+                None => format!("{line}\n"),
+            })
+            .collect()
+    }
+    std::fs::create_dir_all(dir).unwrap();
+    [
+        "VX_gpu_pkg.sv",
+        "mem/VX_mem_bus_if.sv",
+        "interfaces/VX_dcr_bus_if.sv",
+    ]
+    .map(|file| {
+        let path = dir.join(Path::new(file).file_name().unwrap());
+        std::fs::write(&path, inline(&read(file), &read)).unwrap();
+        path
+    })
+    .to_vec()
+}
+
 /// Runs the `rtl-gen` binary in `dir` with `args` and returns what it did.
 pub fn rtl_gen<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
@@ -303,6 +348,21 @@ pub fn smem(
         other => panic!("no map {other}"),
     };
     SmemDesign::new(shape, spec, fill_words, sram.map(String::from), 32).unwrap()
+}
+
+/// [`smem`] (one word a fill beat, no macro) with or without the broadcast, behind the Vortex
+/// interface with the tags of Vortex's release rtlsim (`TAG_WIDTH` 2: a 1-bit UUID, one tag-id
+/// bit).
+pub fn smem_vortex(
+    shape: (u32, u32, u32, u32),
+    map: &str,
+    broadcast: bool,
+) -> rtl_gen::smem::SmemDesign {
+    smem(shape, map, 1, None)
+        .with_broadcast(broadcast)
+        .unwrap()
+        .with_vortex(2)
+        .unwrap()
 }
 
 /// Panics unless every line of the shared memory `d`'s own files among `rtl` (its modules and
