@@ -81,3 +81,113 @@ def wavefronts(offsets: Accesses, width: int = 4, instruction: str = "load") -> 
 
 def ideal_wavefronts(offsets: Accesses, width: int = 4, instruction: str = "load") -> Union[int, npt.NDArray[np.uint32]]:
     """The fewest wavefronts any layout could give the same accesses."""
+
+Tile = Union[str, tuple[int, int]]
+AccessNames = Union[str, Sequence[str]]
+VecBytes = Union[int, Sequence[int]]
+Trace = Optional[Union[str, Sequence[Sequence[int]], npt.NDArray[np.integer]]]
+
+class Layout:
+    """A tile's layout in shared memory as a GF(2) matrix on byte offsets; any form
+    ``rtl-gen swizzle --layout`` takes (``cute:Swizzle<3,4,3>``, ``tma:128B``,
+    ``triton:swizzled_shared<...>``, ``triton:linear<...>``, ``matrix:...``, ``config:FILE``,
+    ``none``) or a :class:`Hasher` over element offsets."""
+
+    def __init__(self, layout: Union[str, Hasher], *, tile: Optional[Tile] = "64x64", elem_bytes: int = 2) -> None: ...
+    @property
+    def tile(self) -> tuple[int, int]: ...
+    @property
+    def elem_bytes(self) -> int: ...
+    @property
+    def forms(self) -> list[str]:
+        """Every exact form, most specific first."""
+    @property
+    def family(self) -> str:
+        """``row-major``, ``tma``, ``cute``, ``triton`` or ``matrix``."""
+    @property
+    def matrix(self) -> list[int]:
+        """Row ``i``: the logical byte-offset bits XORed into physical bit ``i``."""
+    @property
+    def keeps_bytes(self) -> int:
+        """The widest vector the layout serves whole."""
+    @property
+    def hasher(self) -> Hasher:
+        """The same banks as a hash over element offsets."""
+    def physical(self, offsets: Addresses) -> Union[int, npt.NDArray[np.uint64]]:
+        """The physical byte offset of each logical byte offset."""
+    def bank(self, elements: Addresses) -> Union[int, npt.NDArray[np.uint64]]:
+        """The bank of each row-major element index."""
+    def show(self) -> str:
+        """What ``rtl-gen swizzle show`` prints."""
+    def check(
+        self, access: Optional[AccessNames] = "rows,cols", vec_bytes: Optional[VecBytes] = 16, trace: Trace = None
+    ) -> "LayoutCheck":
+        """The H100's wavefronts of each access set under this layout (``rtl-gen swizzle check``)."""
+
+class AccessCost:
+    """One access set's wavefronts: totals and each warp access's."""
+
+    name: str
+    width: int
+    warps: int
+    load_wavefronts: int
+    store_wavefronts: int
+    ideal_load: int
+    ideal_store: int
+    worst_load: int
+    conflict_free: bool
+    load_per_warp: npt.NDArray[np.uint32]
+    store_per_warp: npt.NDArray[np.uint32]
+
+class LayoutCheck:
+    """A layout's wavefronts for each access set."""
+
+    layout: Layout
+    accesses: list[AccessCost]
+    total_wavefronts: int
+    ideal_wavefronts: int
+    conflict_free: bool
+    text: str
+
+class BestLayout:
+    """The layout with the fewest wavefronts and the verdict (``rtl-gen swizzle best``)."""
+
+    layout: Layout
+    accesses: list[AccessCost]
+    total_wavefronts: int
+    ideal_wavefronts: int
+    lower_bound_wavefronts: int
+    optimal: bool
+    verdict: str
+    verdict_text: str
+    layouts_scored: int
+    text: str
+
+class LayoutReport:
+    """A layout checked and the best layout for the same accesses."""
+
+    check: LayoutCheck
+    best: BestLayout
+
+def best_layout(
+    *,
+    tile: Optional[Tile] = "64x64",
+    elem_bytes: int = 2,
+    access: Optional[AccessNames] = "rows,cols",
+    vec_bytes: Optional[VecBytes] = 16,
+    trace: Trace = None,
+    prefer: str = "cute",
+) -> BestLayout:
+    """The layout with the fewest H100 wavefronts for the accesses, or why none is conflict-free."""
+
+def check_layout(
+    layout: Union[str, Hasher, Layout],
+    access: Optional[AccessNames] = "rows,cols",
+    *,
+    tile: Optional[Tile] = "64x64",
+    elem_bytes: int = 2,
+    vec_bytes: Optional[VecBytes] = 16,
+    trace: Trace = None,
+    prefer: str = "cute",
+) -> LayoutReport:
+    """A layout's wavefronts for an access pattern and the best XOR layout for it, in one call."""

@@ -4,12 +4,14 @@
 //!
 //! - [`hash`]: `Hasher`, the hash families and the GF(2) matrix;
 //! - [`wavefront`]: the DMM congestion, the wide-word models and the H100's wavefronts;
+//! - [`swizzle`]: `Layout`, `check_layout`, `best_layout`: CuTe, TMA and Triton swizzles;
 //! - [`array`]: NumPy arrays in and out, computed without the GIL;
 //! - [`error`]: `RtlGenError`, carrying the CLI's one-line messages.
 
 mod array;
 mod error;
 mod hash;
+mod swizzle;
 mod wavefront;
 
 use pyo3::prelude::*;
@@ -25,5 +27,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wavefront::wide_congestion, m)?)?;
     m.add_function(wrap_pyfunction!(wavefront::wavefronts, m)?)?;
     m.add_function(wrap_pyfunction!(wavefront::ideal_wavefronts, m)?)?;
+    m.add_class::<swizzle::Layout>()?;
+    m.add_class::<swizzle::AccessCost>()?;
+    m.add_class::<swizzle::LayoutCheck>()?;
+    m.add_class::<swizzle::BestLayout>()?;
+    m.add_class::<swizzle::LayoutReport>()?;
+    m.add_function(wrap_pyfunction!(swizzle::best_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(swizzle::check_layout, m)?)?;
     Ok(())
 }

@@ -178,62 +178,24 @@ impl AccessArgs {
     /// The access sets, in the order asked (rows and cols at each width, ldmatrix once, each
     /// trace at each width).
     fn sets(&self, tile: &Tile) -> Result<Vec<AccessSet>, Error> {
-        let mut widths = self.vec_bytes.clone();
-        widths.dedup();
-        let mut out = Vec::new();
-        let mut kinds = self.access.clone();
-        kinds.dedup();
-        for kind in kinds {
-            let (kind, list) = match kind {
-                AccessArg::Rows => (AccessKind::Rows, widths.clone()),
-                AccessArg::Cols => (AccessKind::Cols, widths.clone()),
-                AccessArg::Ldmatrix => (AccessKind::Ldmatrix, vec![16]),
-            };
-            for w in list {
-                out.push(
-                    AccessSet::generate(kind, w, tile)
-                        .map_err(|m| bad("--access", kind.name(), m))?,
-                );
-            }
-        }
-        for path in &self.trace {
-            let trace = rtl_gen::trace::read(path, tile.element_bits(), 32)?;
-            for &w in &widths {
-                out.push(
-                    AccessSet::from_trace(&trace, w, tile)
-                        .map_err(|m| bad("--trace", path.display().to_string(), m))?,
-                );
-            }
-        }
-        if out.is_empty() {
-            return Err(bad(
-                "--access",
-                "",
-                "at least one of rows, cols, ldmatrix or a --trace",
-            ));
-        }
-        Ok(out)
-    }
-}
-
-/// Refuses sets whose vectors the layout would split.
-fn check_whole(map: &AddressMap, layout: &str, sets: &[AccessSet]) -> Result<(), Error> {
-    match sets
-        .iter()
-        .find(|s| u64::from(s.width) > map.contiguous_bytes())
-    {
-        Some(s) => Err(bad(
-            "--layout",
-            layout,
-            format!(
-                "keeps only {} bytes together, so {} would split its {}-byte vectors; allowed vectors: at most {} bytes",
-                map.contiguous_bytes(),
-                s.name(),
-                s.width,
-                map.contiguous_bytes()
-            ),
-        )),
-        None => Ok(()),
+        let kinds: Vec<AccessKind> = self
+            .access
+            .iter()
+            .map(|kind| match kind {
+                AccessArg::Rows => AccessKind::Rows,
+                AccessArg::Cols => AccessKind::Cols,
+                AccessArg::Ldmatrix => AccessKind::Ldmatrix,
+            })
+            .collect();
+        let traces = self
+            .trace
+            .iter()
+            .map(|path| {
+                let trace = rtl_gen::trace::read(path, tile.element_bits(), 32)?;
+                Ok((path.display().to_string(), trace))
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        report::access_sets(&kinds, &self.vec_bytes, &traces, tile)
     }
 }
 
@@ -328,7 +290,7 @@ fn check(a: CheckArgs, command: &str) -> Result<ExitCode, Error> {
     let tile = a.tile.tile()?;
     let (_, map) = report::parse_layout(&a.layout, &tile)?;
     let sets = a.accesses.sets(&tile)?;
-    check_whole(&map, &a.layout, &sets)?;
+    report::check_whole(&map, &a.layout, &sets)?;
     let costs: Vec<_> = sets.iter().map(|s| set_cost(s, &map)).collect();
     let (total, ideal) = costs.iter().fold((0, 0), |(t, i), c| {
         (t + c.load + c.store, i + c.ideal_load + c.ideal_store)

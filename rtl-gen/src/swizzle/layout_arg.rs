@@ -3,7 +3,8 @@
 //! offsets.
 
 use crate::Error;
-use models::swizzle::{AddressMap, Layout, Tile};
+use models::search::Trace;
+use models::swizzle::{AccessKind, AccessSet, AddressMap, Layout, Tile};
 use models::HashConfigObject;
 use std::path::Path;
 
@@ -47,4 +48,70 @@ pub fn parse_layout(text: &str, tile: &Tile) -> Result<(Layout, AddressMap), Err
         .to_map(tile)
         .map_err(|e| bad("--layout", text, e.message))?;
     Ok((layout, map))
+}
+
+/// The access sets `--access`, `--vec-bytes` and `--trace` ask for, in order: each kind at each
+/// width (`ldmatrix` once, at 16 bytes; repeats next to each other counted once), then each
+/// trace (named as given) at each width. Refuses a set the tile cannot hold, naming `--access`
+/// or `--trace`, and an empty list.
+pub fn access_sets(
+    kinds: &[AccessKind],
+    widths: &[u32],
+    traces: &[(String, Trace)],
+    tile: &Tile,
+) -> Result<Vec<AccessSet>, Error> {
+    let mut widths = widths.to_vec();
+    widths.dedup();
+    let mut kinds = kinds.to_vec();
+    kinds.dedup();
+    let mut out = Vec::new();
+    for kind in kinds {
+        let list = match kind {
+            AccessKind::Ldmatrix => vec![16],
+            _ => widths.clone(),
+        };
+        for w in list {
+            out.push(
+                AccessSet::generate(kind, w, tile).map_err(|m| bad("--access", kind.name(), m))?,
+            );
+        }
+    }
+    for (name, trace) in traces {
+        for &w in &widths {
+            out.push(
+                AccessSet::from_trace(trace, w, tile)
+                    .map_err(|m| bad("--trace", name.clone(), m))?,
+            );
+        }
+    }
+    if out.is_empty() {
+        return Err(bad(
+            "--access",
+            "",
+            "at least one of rows, cols, ldmatrix or a --trace",
+        ));
+    }
+    Ok(out)
+}
+
+/// Refuses sets whose vectors the layout `layout` (as given to `--layout`) would split.
+pub fn check_whole(map: &AddressMap, layout: &str, sets: &[AccessSet]) -> Result<(), Error> {
+    match sets
+        .iter()
+        .find(|s| u64::from(s.width) > map.contiguous_bytes())
+    {
+        Some(s) => Err(bad(
+            "--layout",
+            layout,
+            format!(
+                "keeps only {} bytes together, so {} would split its {}-byte vectors; allowed \
+                 vectors: at most {} bytes",
+                map.contiguous_bytes(),
+                s.name(),
+                s.width,
+                map.contiguous_bytes()
+            ),
+        )),
+        None => Ok(()),
+    }
 }

@@ -4,13 +4,14 @@
 //!
 //! - [`picture`]: the bank map and the wavefront bars, SVG drawn with plotters;
 //! - [`header`]: the CUDA header of a layout (`<name>_offset`, `<name>_index`);
-//! - [`layout_arg`]: `--layout` read into a layout and its address map.
+//! - [`layout_arg`]: `--layout` read into a layout and its address map, the access sets of
+//!   `--access`, `--vec-bytes` and `--trace`, and the check that a layout keeps their vectors whole.
 
 pub mod header;
 pub mod layout_arg;
 pub mod picture;
 
-pub use layout_arg::parse_layout;
+pub use layout_arg::{access_sets, check_whole, parse_layout};
 
 use models::swizzle::export::{bank_of_element, forms, hash_config, Family};
 use models::swizzle::layout::bank_groups;
