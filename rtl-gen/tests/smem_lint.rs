@@ -48,9 +48,13 @@ fn every_map_and_shape_is_lint_clean() {
 
 #[test]
 fn the_same_design_gives_identical_files() {
-    let d = common::smem((8, 8, 8, 4), "bvxor-cfg", 2, None);
     let plan = SmemPlan::default();
-    let a = block::render(&d, &plan, "x");
-    let b = block::render(&d, &plan, "x");
-    assert_eq!(a, b);
+    for d in [
+        common::smem((8, 8, 8, 4), "bvxor-cfg", 2, None),
+        common::smem_vortex((8, 8, 8, 4), "bvxor-cfg", false),
+    ] {
+        let a = block::render(&d, &plan, "x");
+        let b = block::render(&d, &plan, "x");
+        assert_eq!(a, b);
+    }
 }

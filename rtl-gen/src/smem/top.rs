@@ -16,7 +16,7 @@
 //! Behind the Vortex interface (`super::vortex`) this module is `<top>_pipe`: its
 //! configuration `cfg_i` is the live value (the front end holds the register), an access
 //! carries `req_meta_i` to its response (`resp_meta_o`), and it shows the comparisons of the
-//! access presented (`in_same_bank_o`, `in_repeat_o`) for the front end's counters.
+//! access presented (`same_bank_o`, `repeat_o`) for the front end's counters.
 
 use super::conflict::column;
 use super::design::SmemDesign;
@@ -68,7 +68,7 @@ struct Ports {
     counters: [Signal; 4],
     /// `req_meta_i` and `resp_meta_o`.
     meta: Option<(Signal, Signal)>,
-    /// `in_same_bank_o` and, with the broadcast, `in_repeat_o`.
+    /// `same_bank_o` and, with the broadcast, `repeat_o`.
     probes: Option<(Signal, Option<Signal>)>,
 }
 
@@ -183,13 +183,13 @@ fn declare(module: &mut Module, design: &SmemDesign, map: &Module) -> Ports {
     });
     let probes = vortex.then(|| {
         let same_bank = module.output(
-            "in_same_bank_o",
+            "same_bank_o",
             design.pairs(),
             "Per lane pair of the access presented (any mask), same bank under the map.",
         );
         let repeat = design.broadcast().then(|| {
             module.output(
-                "in_repeat_o",
+                "repeat_o",
                 lanes,
                 "Active lanes of the access presented whose word a lower active lane asks for.",
             )

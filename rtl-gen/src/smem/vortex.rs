@@ -322,9 +322,13 @@ pub fn build(design: &SmemDesign, pipe: &Module, header: Vec<String>) -> Module 
         "resp_ready",
         owed.expr().and(!p.rsp_ready.expr()).eq(Expr::zeros(lanes)),
     );
-    let waits = resp_valid.expr().and(!resp_ready.expr());
+    let waits = module.wire_of("waits", resp_valid.expr().and(!resp_ready.expr()));
     let taken_now = done.expr().or(owed.expr().and(p.rsp_ready.expr()));
-    module.assign(&done_d, Expr::mux(waits, taken_now, Expr::zeros(lanes)));
+    let taken_now = module.wire_of("done_now", taken_now);
+    module.assign(
+        &done_d,
+        Expr::mux(waits.expr(), taken_now.expr(), Expr::zeros(lanes)),
+    );
 
     // The pipeline.
     let mut inputs: Vec<(String, Expr)> = vec![
@@ -377,7 +381,7 @@ pub fn build(design: &SmemDesign, pipe: &Module, header: Vec<String>) -> Module 
     // Vortex's counts, registered before they add (VX_local_mem's and VX_stream_xbar's BUFFER).
     let reads_q = module.register("reads_q", ready.expr().and(!p.rw.expr()), 0);
     let writes_q = module.register("writes_q", ready.expr().and(p.rw.expr()), 0);
-    let same_bank = &out["in_same_bank_o"];
+    let same_bank = &out["same_bank_o"];
     let collides: Vec<Expr> = (0..lanes)
         .map(|i| {
             if i + 1 == lanes {
@@ -407,7 +411,7 @@ pub fn build(design: &SmemDesign, pipe: &Module, header: Vec<String>) -> Module 
     let collisions = gather(&mut module, "collisions", collides);
     let collisions_q = module.register("collisions_q", collisions.expr(), 0);
     let stalled = module.wire_of("crsp_stalled", owed.expr().and(!p.rsp_ready.expr()));
-    let repeats = match out.get("in_repeat_o") {
+    let repeats = match out.get("repeat_o") {
         Some(repeat) => {
             let accept = free.and(p.valid.expr().reduce_or()).and(!write.expr());
             let shown = Expr::mux(accept, repeat.expr(), Expr::zeros(lanes));
@@ -419,7 +423,9 @@ pub fn build(design: &SmemDesign, pipe: &Module, header: Vec<String>) -> Module 
     let cb = design.counter_bits();
     let add = |module: &mut Module, name: &str, bits: &Signal| -> Expr {
         let count = popcount(module, &format!("{name}_count"), bits);
-        resize(&count, cb)
+        module
+            .wire_of(&format!("{name}_inc"), resize(&count, cb))
+            .expr()
     };
     let increments: Vec<Option<Expr>> = vec![
         Some(add(&mut module, "reads", &reads_q)),
