@@ -28,7 +28,7 @@
 //! docs/DEVELOPING.md walks through adding a family.
 
 use crate::manifest::{
-    generator, Manifest, ManifestField, ManifestPart, ManifestPort, ManifestReset,
+    generator, Manifest, ManifestField, ManifestMacro, ManifestPart, ManifestPort, ManifestReset,
     ManifestTestbench, ManifestTiming, ManifestWritePort, FORMAT_VERSION,
 };
 use crate::output::Staging;
@@ -134,6 +134,13 @@ pub trait Block {
     /// `VX_local_mem.sv`, Vortex's). None by default.
     fn companion_files(&self, header: &Header) -> Vec<(String, String)> {
         let _ = header;
+        Vec::new()
+    }
+
+    /// Macros among the modules whose views (an OpenRAM SRAM's liberty file and LEF) are among
+    /// [`Block::companion_files`], named in the manifest (`macros`) for `rtl-gen synth`. None by
+    /// default.
+    fn macros(&self) -> Vec<ManifestMacro> {
         Vec::new()
     }
 
@@ -484,6 +491,7 @@ pub fn render<B: Block>(block: &B, plan: &B::Plan, command: &str) -> Rendered {
         // Sub-modules first, so every file's dependencies precede it.
         rtl_files: files.iter().rev().map(|(f, _)| f.clone()).collect(),
         parts,
+        macros: block.macros(),
         testbench: ManifestTestbench::for_block(
             &name,
             stimulus.vectors.len(),

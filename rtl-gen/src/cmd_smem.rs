@@ -42,6 +42,8 @@ Examples:
   rtl-gen smem --lanes 32 --banks 32 --depth 1024 --map rap --rap-seed 1 --out out/
   rtl-gen smem --lanes 32 --banks 16 --depth 1024 --word-bytes 8 --map rap --rap-wide --out out/
   rtl-gen smem --map hash --hash-config cfg.json --configurable --sram-macro sram_512x32 --out out/
+  rtl-gen smem --sram-macro ../shared/pdk/openram/sram_512x32_fp45_TT_1p0V_25C.lib --out out/
+  rtl-gen smem --lanes 4 --banks 4 --depth 64 --sram-macro openram:freepdk45 --out out/
   rtl-gen synth out/smem_l32_b32_d512_bvxor_cfg_macro --liberty ../shared/pdk/nangate45_typ.lib.gz
   rtl-gen smem --map modulo --replay kernels/fwt.trace kernels/lud.trace --out out/
   rtl-gen smem --lanes 4 --banks 4 --depth 1024 --interface vortex --out out/
@@ -68,9 +70,11 @@ pub struct SmemArgs {
     /// Words per fill-port beat, 1 to --lanes.
     #[arg(long, default_value_t = 1)]
     fill_words: u32,
-    /// Instantiate this single-port SRAM macro per bank (its port list is in docs/SMEM.md; a
-    /// behavioural model NAME.v is written for simulation).
-    #[arg(long, value_name = "NAME")]
+    /// Every bank an SRAM macro: NAME (the port list of docs/SMEM.md, a black box; a model
+    /// NAME.v is written for simulation), `openram[:TECH]` (OpenRAM makes one of the bank's size,
+    /// cached: minutes; TECH freepdk45 or scn4m_subm), or an OpenRAM macro's .lib (its .lef
+    /// beside it). An OpenRAM macro's views go into the block folder for `rtl-gen synth`.
+    #[arg(long, value_name = "MACRO")]
     sram_macro: Option<String>,
     /// Bits of each performance counter (1 to 64).
     #[arg(long, default_value_t = 32)]
@@ -126,14 +130,13 @@ pub fn run(args: SmemArgs, command: &str) -> Result<ExitCode, Error> {
     )?;
     let shape = Shape::new(args.lanes, args.banks, args.depth, args.word_bytes)?;
     let map = args.map.spec(shape)?;
-    let mut design = SmemDesign::new(
-        shape,
-        map,
-        args.fill_words,
-        args.sram_macro.clone(),
-        args.counter_bits,
-    )?
-    .with_broadcast(args.broadcast == Switch::On)?;
+    let mut design = SmemDesign::new(shape, map, args.fill_words, None, args.counter_bits)?
+        .with_broadcast(args.broadcast == Switch::On)?;
+    if let Some(value) = &args.sram_macro {
+        let progress = |what: &str| eprintln!("rtl-gen smem: {what}");
+        let sram = rtl_gen::sram::resolve(value, args.depth, args.word_bytes, &progress)?;
+        design = design.with_sram(sram)?;
+    }
     if args.interface == InterfaceArg::Vortex {
         design = design.with_vortex(args.tag_bits)?;
     }

@@ -110,6 +110,16 @@ pub enum Error {
     /// A Vortex build or run that failed.
     #[error("{0}")]
     Vortex(#[from] crate::vortex::VortexError),
+    /// OpenRAM (or its Python environment) failed to make an SRAM macro.
+    #[error("OpenRAM could not make {name}: {reason}; log: {}", log.display())]
+    OpenRam {
+        /// The macro's name.
+        name: String,
+        /// What failed.
+        reason: String,
+        /// The log of the step that failed.
+        log: PathBuf,
+    },
 }
 
 impl Error {

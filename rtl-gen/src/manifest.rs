@@ -219,8 +219,24 @@ pub struct Manifest {
     /// The blocks of their own among the modules (each with its core in the folder).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<ManifestPart>,
+    /// Macros the block instantiates whose views are in the folder (an OpenRAM SRAM's liberty
+    /// file and LEF): `rtl-gen synth` times them and counts their area.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub macros: Vec<ManifestMacro>,
     /// The testbench.
     pub testbench: ManifestTestbench,
+}
+
+/// A macro a block instantiates, with its views in the block folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestMacro {
+    /// Its module's name (its liberty cell's).
+    pub cell: String,
+    /// Its liberty file, relative to the block folder.
+    pub liberty: String,
+    /// Its LEF, relative to the block folder, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lef: Option<String>,
 }
 
 impl Manifest {

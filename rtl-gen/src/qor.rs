@@ -212,7 +212,8 @@ fn sta_lines(sta: &synth::StaReport, static_inputs: &[String]) -> Vec<String> {
     }
     for k in &sta.clock_pin_checks {
         lines.push(format!(
-            "OpenSTA clock-pin check {} on {}: needs {:.1} ps, has {:.1} ps (slack {:.1} ps;              a period of {:.1} ps at least)",
+            "OpenSTA clock-pin check {} on {}: needs {:.1} ps, has {:.1} ps (slack {:.1} ps; a \
+             period of {:.1} ps at least)",
             k.check, k.pin, k.required_ps, k.actual_ps, k.slack_ps, k.min_period_ps
         ));
     }
@@ -289,7 +290,15 @@ pub fn synthesize_block_with(
         top: manifest.top.clone(),
         liberty: liberty.map(Path::to_path_buf),
         work_dir: dir.join(SYNTH_DIR),
-        macros: Vec::new(),
+        // A macro's liberty file times and sizes it in the liberty flows only.
+        macros: match liberty {
+            Some(_) => manifest
+                .macros
+                .iter()
+                .map(|m| dir.join(&m.liberty))
+                .collect(),
+            None => Vec::new(),
+        },
     };
     let timing = synth::Timing {
         target_ps: options.target_ps,

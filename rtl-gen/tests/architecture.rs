@@ -29,7 +29,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "trace",
         ],
     ),
-    ("representation", &["rtl", "block", "fusesoc", "rdl"]),
+    (
+        "representation",
+        &["rtl", "block", "fusesoc", "rdl", "sram", "openram"],
+    ),
     ("tools on a block folder", &["cosim", "qor"]),
     ("experiments on any family", &["prove", "mutate"]),
     (

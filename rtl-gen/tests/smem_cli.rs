@@ -344,3 +344,174 @@ fn synth_names_sram_macros_it_cannot_time() {
     assert!(groups.iter().any(|g| g["from"] == "flip-flops"), "{sta:#}");
     assert_eq!(r["target_ps"], 1000.0);
 }
+
+/// The ready-made OpenRAM macros (`../shared/pdk/openram/`), or `None` with a note.
+fn openram_pdk() -> Option<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/pdk/openram");
+    if dir.join("sram_256x32_fp45_TT_1p0V_25C.lib").is_file() {
+        Some(dir)
+    } else {
+        println!("note: {} is absent; OpenRAM test skipped", dir.display());
+        None
+    }
+}
+
+/// A memory whose banks are an OpenRAM macro made before (FreePDK45, 256 x 32): its views go
+/// into the block folder, the bank keeps OpenRAM's read data (valid only from the falling edge
+/// after the read to the next rising edge: the model shows `x` after it), the memory
+/// co-simulates under Icarus, and `rtl-gen synth` counts the macros' area and times their pins
+/// with their liberty file: the read data launched by the falling edge, the macro's minimum
+/// period and pulse width (1.195 ns and 0.6 ns in its `.lib`) failing a 1 GHz clock.
+#[test]
+fn an_openram_macro_made_before_is_timed_and_counted() {
+    let Some(pdk) = openram_pdk() else { return };
+    let lib = pdk.join("sram_256x32_fp45_TT_1p0V_25C.lib");
+    let tmp = tempfile::tempdir().unwrap();
+    let shape = [
+        "--lanes",
+        "4",
+        "--banks",
+        "4",
+        "--depth",
+        "256",
+        "--vectors",
+        "8",
+    ];
+    let o = smem(
+        &[&shape[..], &["--sram-macro", lib.to_str().unwrap()]].concat(),
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let block = tmp.path().join("smem_l4_b4_d256_macro");
+    for f in [
+        "sram_256x32_fp45.lib",
+        "sram_256x32_fp45.lef",
+        "sram_256x32_fp45.v",
+    ] {
+        assert!(block.join(f).is_file(), "{f}");
+    }
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(block.join("smem_l4_b4_d256_macro.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        manifest["macros"],
+        serde_json::json!([{"cell": "sram_256x32_fp45", "liberty": "sram_256x32_fp45.lib",
+                            "lef": "sram_256x32_fp45.lef"}])
+    );
+    assert_schema("manifest.schema.json", &manifest);
+    common::assert_cosim_passes(&block, "iverilog");
+
+    let nangate =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/pdk/nangate45_typ.lib.gz");
+    let o = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args(["synth", block.to_str().unwrap(), "--liberty"])
+        .arg(&nangate)
+        .args(["--target-ps", "1000", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_schema("synth.schema.json", &v);
+    let r = &v["report"];
+    // Four macros of the .lib's 17 019.25 um² (137.83 x 123.48 um).
+    assert_eq!(r["cells"]["sram_256x32_fp45"], 4);
+    let macros = r["macro_area_um2"].as_f64().unwrap();
+    assert!((macros - 4.0 * 17_019.25).abs() < 0.1, "{macros}");
+    assert!(r["area_um2"].as_f64().unwrap() > macros);
+    let sta = &r["sta"];
+    assert!(sta["black_boxes"].is_null(), "{sta:#}");
+    let group = |name: &str| {
+        sta["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["from"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no group {name}: {sta:#}"))
+    };
+    // The read data leaves 322 to 325 ps after the falling edge (the .lib's table).
+    let m = group("macros");
+    let cq = m["clock_to_q_ps"].as_f64().unwrap();
+    assert!((322.0..=326.0).contains(&cq), "{m:#}");
+    let arrival = m["arrival_ps"].as_f64().unwrap();
+    let delay = m["delay_ps"].as_f64().unwrap();
+    assert!((arrival - delay - 500.0).abs() < 0.1, "{m:#}");
+    // The macro's own limits.
+    let checks = sta["clock_pin_checks"].as_array().unwrap();
+    let check = |kind: &str| checks.iter().find(|c| c["check"] == kind).unwrap().clone();
+    assert_eq!(check("min_period")["required_ps"].as_f64(), Some(1195.0));
+    assert_eq!(
+        check("min_pulse_width")["min_period_ps"].as_f64(),
+        Some(1195.0)
+    );
+    assert_eq!(sta["meets"], false);
+    assert!(sta["min_period_ps"].as_f64().unwrap() >= 1195.0);
+}
+
+/// `--sram-macro openram` takes a macro OpenRAM made earlier from the cache (`$RTL_GEN_CACHE`)
+/// without running OpenRAM again; a macro that does not fit the bank is refused in one line.
+#[test]
+fn openram_macros_come_from_the_cache_and_must_fit() {
+    let Some(pdk) = openram_pdk() else { return };
+    let cache = tempfile::tempdir().unwrap();
+    let made = cache.path().join("openram-1.2.48/sram_256x32_freepdk45");
+    std::fs::create_dir_all(made.join("out")).unwrap();
+    // The ready-made macro under the cache's name, as OpenRAM would have written it.
+    let text = std::fs::read_to_string(pdk.join("sram_256x32_fp45_TT_1p0V_25C.lib")).unwrap();
+    std::fs::write(
+        made.join("out/sram_256x32_freepdk45_TT_1p0V_25C.lib"),
+        text.replace("sram_256x32_fp45", "sram_256x32_freepdk45"),
+    )
+    .unwrap();
+    std::fs::write(made.join("done"), "").unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_rtl-gen"))
+        .args([
+            "smem",
+            "--lanes",
+            "4",
+            "--banks",
+            "4",
+            "--depth",
+            "256",
+            "--vectors",
+            "1",
+        ])
+        .args(["--sram-macro", "openram", "--out"])
+        .arg(tmp.path())
+        .env("RTL_GEN_CACHE", cache.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let block = tmp.path().join("smem_l4_b4_d256_macro");
+    assert!(block.join("sram_256x32_freepdk45.lib").is_file());
+    assert!(
+        !block.join("sram_256x32_freepdk45.lef").exists(),
+        "none was cached"
+    );
+
+    // 512 words per bank do not fit a 256-word macro.
+    let lib = pdk.join("sram_256x32_fp45_TT_1p0V_25C.lib");
+    let o = smem(
+        &[
+            "--lanes",
+            "4",
+            "--banks",
+            "4",
+            "--depth",
+            "512",
+            "--sram-macro",
+            lib.to_str().unwrap(),
+        ],
+        tmp.path(),
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("is not an OpenRAM single-port macro of 512 words"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("smem_l4_b4_d512_macro").exists());
+}

@@ -186,6 +186,14 @@ impl Parser<'_, '_> {
                     self.pos += 1;
                 }
                 Some(Token::Punct(',')) => self.pos += 1,
+                // A bus range, `pin (dout0[31:0])`: one argument.
+                Some(Token::Punct(':')) if !args.is_empty() => {
+                    self.pos += 1;
+                    let tail = self.word()?;
+                    let last = args.last_mut().expect("not empty");
+                    last.push(':');
+                    last.push_str(&tail);
+                }
                 Some(Token::Punct(')')) => {
                     self.pos += 1;
                     break;
@@ -290,6 +298,23 @@ library (demo) {
         // The refused cell keeps its name but not its body.
         assert_eq!(cells[1].args, ["DROP"]);
         assert!(cells[1].simple.is_empty() && cells[1].groups.is_empty());
+    }
+
+    #[test]
+    fn a_bus_range_is_one_argument() {
+        let lib = parse(
+            "library (x) { cell (m) { bus (d) { pin (d[31:0]) { direction : input ; } } } }",
+            &|_| true,
+        )
+        .unwrap();
+        let pin = lib
+            .child("cell")
+            .unwrap()
+            .child("bus")
+            .unwrap()
+            .child("pin")
+            .unwrap();
+        assert_eq!(pin.args, ["d[31:0]"]);
     }
 
     #[test]

@@ -11,8 +11,8 @@
 //! paths with their false paths lifted. This module reads that file back; every number in a
 //! [`StaReport`] is one OpenSTA printed.
 //!
-//! What OpenSTA 2.0.17 does not do, and this crate does instead (see [`macro_liberty`]): it
-//! ignores a clock pin's `minimum_period` and `min_pulse_width` timing groups, which is how
+//! What OpenSTA 2.0.17 does not do, and this crate does instead (see
+//! [`crate::macros::macro_liberty`]): it ignores a clock pin's `minimum_period` and `min_pulse_width` timing groups, which is how
 //! OpenRAM's `.lib` states a macro's limits, and reads only the pin attributes `min_period`,
 //! `min_pulse_width_high` and `min_pulse_width_low`; the working copy of a macro's liberty file
 //! gets those attributes, so that OpenSTA checks the limits itself.
@@ -27,7 +27,7 @@ use std::process::Stdio;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::lib_syntax;
+use crate::macros::{macro_liberty, MacroLiberty};
 use crate::sdc::{Constraints, WireLoad, SDC_FILE};
 
 /// `scripts/sta.tcl`: the OpenSTA script, filled in by [`script`].
@@ -185,109 +185,6 @@ impl StaReport {
     pub fn group(&self, from: &str) -> Option<&StaPath> {
         self.groups.iter().find(|p| p.from == from)
     }
-}
-
-/// A macro's liberty file ready for OpenSTA, see [`macro_liberty`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct MacroLiberty {
-    /// The file the caller gave.
-    pub given: PathBuf,
-    /// The working copy OpenSTA reads.
-    pub plain: PathBuf,
-    /// The cells it defines, with their areas (0 where it gives none).
-    pub cells: BTreeMap<String, f64>,
-}
-
-/// Reads the liberty file of a macro (plain or gzip) and writes its working copy into `work`:
-/// the same text, with each clock pin's `minimum_period` and `min_pulse_width` timing groups
-/// (OpenRAM's way of stating them, which OpenSTA 2.0.17 ignores) restated as the pin attributes
-/// `min_period`, `min_pulse_width_high` and `min_pulse_width_low` (which it checks), the
-/// larger of the rise and fall constraints.
-pub fn macro_liberty(path: &Path, work: &Path) -> Result<MacroLiberty, Error> {
-    let unusable = |reason: String| Error::Liberty {
-        path: path.to_path_buf(),
-        reason,
-    };
-    let text = crate::liberty::read_text(path).map_err(|e| unusable(e.to_string()))?;
-    let lib = lib_syntax::parse(&text, &|_| true).map_err(unusable)?;
-    let cells: BTreeMap<String, f64> = lib
-        .children("cell")
-        .filter_map(|c| {
-            let area = c.attr("area").and_then(|a| a.parse().ok()).unwrap_or(0.0);
-            Some((c.args.first()?.clone(), area))
-        })
-        .collect();
-    if cells.is_empty() {
-        return Err(unusable("no cell in the library".into()));
-    }
-    let mut limits: Vec<(String, Vec<String>)> = Vec::new();
-    for cell in lib.children("cell") {
-        for pin in cell.children("pin") {
-            let mut lines = Vec::new();
-            for timing in pin.children("timing") {
-                let kind = timing.attr("timing_type").unwrap_or("");
-                let worst = ["rise_constraint", "fall_constraint"]
-                    .iter()
-                    .filter_map(|g| timing.child(g))
-                    .filter_map(|g| g.complex_attr("values"))
-                    .flat_map(|v| v.iter())
-                    .flat_map(|v| v.split(','))
-                    .filter_map(|v| v.trim().parse::<f64>().ok())
-                    .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
-                let Some(value) = worst else { continue };
-                match kind {
-                    "minimum_period" => lines.push(format!("min_period : {value} ;")),
-                    "min_pulse_width" => lines.extend([
-                        format!("min_pulse_width_high : {value} ;"),
-                        format!("min_pulse_width_low : {value} ;"),
-                    ]),
-                    _ => {}
-                }
-            }
-            if let (false, Some(name)) = (lines.is_empty(), pin.args.first()) {
-                limits.push((name.clone(), lines));
-            }
-        }
-    }
-    let mut out = String::with_capacity(text.len() + 256);
-    for line in text.lines() {
-        out.push_str(line);
-        out.push('\n');
-        let opened = pin_opened(line);
-        if let Some((_, added)) = limits.iter().find(|(n, _)| Some(n.as_str()) == opened) {
-            for a in added {
-                out.push_str("        ");
-                out.push_str(a);
-                out.push_str(" /* restated for OpenSTA by rtl-gen */\n");
-            }
-        }
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "macro.lib".into());
-    let stem = name.strip_suffix(".gz").unwrap_or(&name);
-    let plain = work.join(format!("macro_{stem}"));
-    std::fs::write(&plain, out).map_err(|source| Error::WorkDir {
-        path: plain.clone(),
-        source,
-    })?;
-    Ok(MacroLiberty {
-        given: path.to_path_buf(),
-        plain,
-        cells,
-    })
-}
-
-/// The pin a liberty line opens (`pin(clk0){`, `pin ("clk0") {`), if any.
-fn pin_opened(line: &str) -> Option<&str> {
-    let rest = line.trim_start().strip_prefix("pin")?.trim_start();
-    let rest = rest.strip_prefix('(')?;
-    let (name, after) = rest.split_once(')')?;
-    after
-        .trim_start()
-        .starts_with('{')
-        .then(|| name.trim().trim_matches('"').trim())
 }
 
 /// Times `<work>/netlist.v` (top module `top`) with OpenSTA against `constraints`: the

@@ -8,7 +8,8 @@ use crate::closure::{self, ClosureTry};
 use crate::error::Error;
 use crate::latches;
 use crate::liberty::{self, Liberty};
-use crate::opensta::{self, MacroLiberty, Sta, StaRun};
+use crate::macros::{self, MacroLiberty};
+use crate::opensta::{self, Sta, StaRun};
 use crate::parse;
 use crate::report::{Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};
 use crate::script;
@@ -266,7 +267,7 @@ fn synthesize_once(req: &SynthRequest, timing: &Timing, dc2: bool) -> Result<Syn
     let macros = req
         .macros
         .iter()
-        .map(|m| opensta::macro_liberty(m, &work))
+        .map(|m| macros::macro_liberty(m, &work))
         .collect::<Result<Vec<_>, _>>()?;
     let macro_plain: Vec<PathBuf> = macros.iter().map(|m| m.plain.clone()).collect();
     let yosys = tool::find_yosys()?;

@@ -1072,6 +1072,7 @@ impl SystemDesign {
             structure,
             rtl_files,
             parts: Vec::new(),
+            macros: Vec::new(),
             testbench,
         };
         (files, manifest)

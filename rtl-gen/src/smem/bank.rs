@@ -26,14 +26,20 @@
 //! `rdata_o` must hold while no read happens (writes and disabled cycles leave it alone): the
 //! pipeline reads it one cycle after the access, or later when the response is back-pressured.
 //! By default `<top>_bank` is a behavioural array (Yosys infers a memory, Verilator simulates
-//! it). With a macro, `<top>_bank` instantiates module `NAME` with exactly the ports above, and
-//! `NAME.v` is a behavioural model for simulation marked `(* blackbox *)`, so synthesis leaves
-//! the macro as a black box (its area is not counted; its pins cut the timed paths).
+//! it). With a macro named only, `<top>_bank` instantiates module `NAME` with exactly the ports
+//! above, and `NAME.v` is a behavioural model for simulation marked `(* blackbox *)`, so
+//! synthesis leaves the macro as a black box (no area, and no timing without its liberty file).
+//! With an OpenRAM macro (`crate::sram`), `<top>_bank` adapts the ports to OpenRAM's (`clk0`,
+//! `csb0` and `web0` active low, `wmask0`, `addr0`, `din0`, `dout0`) and keeps the word read in a
+//! register, since OpenRAM's `dout0` is valid only from the falling edge after the read to the
+//! next rising edge; the model `<cell>.v` has OpenRAM's ports and timing, and the macro's
+//! liberty file (copied into the block folder) gives OpenSTA its timing and `stat` its area.
 
 use super::design::SmemDesign;
 use super::wiring::{gather, or_tree, plane};
 use crate::block::Header;
 use crate::rtl::{Expr, Module};
+use crate::sram::OpenRamMacro;
 use std::fmt::Write;
 
 /// Builds `<top>_bank_port` (combinational).
@@ -215,9 +221,10 @@ pub fn storage_text(design: &SmemDesign, header: &[String]) -> String {
     let name = format!("{}_bank", design.name());
     let mut out = comment(header);
     let _ = write!(out, "\nmodule {name} (\n{});\n", port_list(design, true));
-    match design.sram_macro() {
-        None => out.push_str(&storage_body(design, true)),
-        Some(sram) => {
+    match (design.openram_macro(), design.sram_macro()) {
+        (Some(m), _) => out.push_str(&openram_wrapper(design, &m.cell)),
+        (None, None) => out.push_str(&storage_body(design, true)),
+        (None, Some(sram)) => {
             out.push_str("\n  // The macro has no reset.\n  wire unused_rst_n;\n");
             out.push_str("  assign unused_rst_n = rst_ni;\n");
             let conns: Vec<String> = std::iter::once("clk_i")
@@ -232,6 +239,87 @@ pub fn storage_text(design: &SmemDesign, header: &[String]) -> String {
         }
     }
     out.push_str("\nendmodule\n");
+    out
+}
+
+/// The body of `<top>_bank` around the OpenRAM macro `cell`: its ports from the bank's (chip
+/// select and write enable active low, the byte enables as its write mask), and a register that
+/// keeps the word read, since the macro shows it only from the falling edge after the access to
+/// the next rising edge.
+fn openram_wrapper(design: &SmemDesign, cell: &str) -> String {
+    let w = design.shape().word_bits();
+    format!(
+        "\n  // OpenRAM's read data, valid from the falling edge after a read to the next rising \
+         edge.\n  wire {r}dout;\n  // The last access was a read; the word it read, kept.\n  \
+         reg         read_q;\n  reg  {r}rdata_q;\n\n  {cell} u_sram (\n    .clk0(clk_i),\n    \
+         .csb0(~ce_i),\n    .web0(~we_i),\n    .wmask0(be_i),\n    .addr0(addr_i),\n    \
+         .din0(wdata_i),\n    .dout0(dout)\n  );\n\n  \
+         always @(posedge clk_i or negedge rst_ni) begin\n    if (!rst_ni) begin\n      \
+         read_q <= 1'b0;\n    end else begin\n      read_q <= ce_i & ~we_i;\n    end\n  end\n\n  \
+         always @(posedge clk_i) begin\n    if (read_q) begin\n      rdata_q <= dout;\n    \
+         end\n  end\n\n  // The word shows after the edge of its read and holds until the next \
+         read.\n  assign rdata_o = read_q ? dout : rdata_q;\n",
+        r = range(w),
+    )
+}
+
+/// The text of `<cell>.v`: a behavioural model of the OpenRAM macro `m` for simulation, with
+/// OpenRAM's ports and timing (inputs sampled at the rising edge; the write done, and the word
+/// read shown, at the falling edge after it; `dout0` unknown, `x`, from the next rising edge, as
+/// OpenRAM's own model has it), marked `(* blackbox *)` so that synthesis keeps it a black box
+/// and OpenSTA times it from its liberty file.
+pub fn openram_model_text(m: &OpenRamMacro, header: &Header) -> String {
+    let (a, w) = (m.addr_bits, m.word_bits);
+    let bytes = w / 8;
+    let about = vec![
+        format!(
+            "Behavioural model of the OpenRAM single-port SRAM macro {}: {} words of {w} bits, for",
+            m.cell,
+            1u64 << a
+        ),
+        "simulation: inputs sampled at the rising clock edge; the write done, and the word read".into(),
+        "shown on dout0, at the falling edge after it; dout0 unknown from the next rising edge on.".into(),
+        format!(
+            "Marked (* blackbox *): synthesis keeps the macro a black box, OpenSTA times it with {}.",
+            m.liberty_file()
+        ),
+    ];
+    let mut out = comment(&header.lines(about, &[]));
+    let _ = write!(
+        out,
+        "\n(* blackbox *)\nmodule {cell} (\n  input  wire        clk0,\n  \
+         input  wire        csb0,\n  input  wire        web0,\n  input  wire {mr}wmask0,\n  \
+         input  wire {ar}addr0,\n  input  wire {wr}din0,\n  output wire {wr}dout0\n);\n\n  \
+         reg  {wr}mem [0:{last}];\n  reg         csb0_q;\n  reg         web0_q;\n  \
+         reg  {mr}wmask0_q;\n  reg  {ar}addr0_q;\n  reg  {wr}din0_q;\n  \
+         // The word read; shown while shown_q differs from hidden_q (from its falling edge to the\n  \
+         // next rising edge).\n  reg  {wr}word_q;\n  reg         shown_q;\n  \
+         reg         hidden_q;\n\n  \
+         // A model's power-up state (the macro has no reset): no word shown.\n  \
+         initial begin\n    shown_q = 1'b0;\n    hidden_q = 1'b0;\n  end\n\n  \
+         always @(posedge clk0) begin\n    csb0_q <= csb0;\n    web0_q <= web0;\n    \
+         wmask0_q <= wmask0;\n    addr0_q <= addr0;\n    din0_q <= din0;\n    \
+         hidden_q <= shown_q;\n  end\n\n  \
+         always @(negedge clk0) begin\n    if (!csb0_q && !web0_q) begin\n",
+        cell = m.cell,
+        mr = range(bytes),
+        ar = range(a),
+        wr = range(w),
+        last = (1u64 << a) - 1,
+    );
+    for k in 0..bytes {
+        let (msb, lsb) = (8 * k + 7, 8 * k);
+        let _ = write!(
+            out,
+            "      if (wmask0_q[{k}]) begin\n        mem[addr0_q][{msb}:{lsb}] <= din0_q[{msb}:{lsb}];\n      end\n"
+        );
+    }
+    let _ = write!(
+        out,
+        "    end\n    if (!csb0_q && web0_q) begin\n      word_q <= mem[addr0_q];\n      \
+         shown_q <= ~hidden_q;\n    end\n  end\n\n  \
+         assign dout0 = (shown_q != hidden_q) ? word_q : {w}'bx;\nendmodule\n"
+    );
     out
 }
 

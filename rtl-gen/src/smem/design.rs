@@ -3,6 +3,7 @@
 use crate::hash::{CfgField, CfgLayout, HashDesign};
 use crate::rap::RapDesign;
 use crate::rtl::ir::bits_for;
+use crate::sram::{OpenRamMacro, SramMacro};
 use crate::Error;
 use models::smem::{Map, Shape};
 use models::software::SoftwareIndex;
@@ -135,7 +136,7 @@ pub struct SmemDesign {
     shape: Shape,
     map: MapSpec,
     fill_words: u32,
-    sram_macro: Option<String>,
+    sram_macro: Option<SramMacro>,
     counter_bits: u32,
     broadcast: bool,
     interface: Interface,
@@ -254,12 +255,18 @@ impl SmemDesign {
             broadcast: true,
             interface: Interface::Native,
         };
-        if let Some(name) = &sram_macro {
-            design.check_macro_name(name)?;
+        match sram_macro {
+            Some(name) => design.with_sram(SramMacro::Named(name)),
+            None => Ok(design),
         }
+    }
+
+    /// The same memory with `sram` as every bank (its module name checked).
+    pub fn with_sram(self, sram: SramMacro) -> Result<Self, Error> {
+        self.check_macro_name(sram.name())?;
         Ok(Self {
-            sram_macro,
-            ..design
+            sram_macro: Some(sram),
+            ..self
         })
     }
 
@@ -401,7 +408,15 @@ impl SmemDesign {
 
     /// The SRAM macro's module name, if banks instantiate one.
     pub fn sram_macro(&self) -> Option<&str> {
-        self.sram_macro.as_deref()
+        self.sram_macro.as_ref().map(SramMacro::name)
+    }
+
+    /// The OpenRAM macro every bank instantiates, if it is one.
+    pub fn openram_macro(&self) -> Option<&OpenRamMacro> {
+        match &self.sram_macro {
+            Some(SramMacro::OpenRam(m)) => Some(m),
+            _ => None,
+        }
     }
 
     /// Bits of each counter.
@@ -613,7 +628,7 @@ impl SmemDesign {
             configurable: self.configurable(),
             rap,
             fill_words: self.fill_words,
-            sram_macro: self.sram_macro.clone(),
+            sram_macro: self.sram_macro().map(String::from),
             counter_bits: self.counter_bits,
             broadcast: self.broadcast,
             vortex: self

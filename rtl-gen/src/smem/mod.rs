@@ -31,6 +31,7 @@ pub mod vortex_vectors;
 pub mod wiring;
 
 use crate::block::{self, Block, Header, Identity, PortFields, Stimulus};
+use crate::manifest::ManifestMacro;
 use crate::rtl::Module;
 pub use design::{Interface, MapSpec, SmemDesign};
 pub use map_request::{MapKind, MapRequest};
@@ -231,22 +232,44 @@ impl Block for SmemDesign {
             format!("{}_bank.v", self.name()),
             bank::storage_text(self, &self.part_header(header, &storage_what)),
         )];
-        if let Some(sram) = self.sram_macro() {
-            files.push((
+        match (self.openram_macro(), self.sram_macro()) {
+            (Some(m), _) => {
+                files.push((format!("{}.v", m.cell), bank::openram_model_text(m, header)))
+            }
+            (None, Some(sram)) => files.push((
                 format!("{sram}.v"),
                 bank::macro_model_text(self, sram, header),
-            ));
+            )),
+            (None, None) => {}
         }
         files
     }
 
     fn companion_files(&self, header: &Header) -> Vec<(String, String)> {
-        if self.vortex_tag_bits().is_none() {
-            return Vec::new();
+        let mut files = Vec::new();
+        if self.vortex_tag_bits().is_some() {
+            let modules = self.modules(header);
+            let text = vortex::wrapper(self, &modules[0], header);
+            files.push((vortex::WRAPPER_FILE.to_string(), text));
         }
-        let modules = self.modules(header);
-        let text = vortex::wrapper(self, &modules[0], header);
-        vec![(vortex::WRAPPER_FILE.to_string(), text)]
+        if let Some(m) = self.openram_macro() {
+            files.push((m.liberty_file(), m.liberty_text.clone()));
+            if let Some(lef) = &m.lef_text {
+                files.push((m.lef_file(), lef.clone()));
+            }
+        }
+        files
+    }
+
+    fn macros(&self) -> Vec<ManifestMacro> {
+        let Some(m) = self.openram_macro() else {
+            return Vec::new();
+        };
+        vec![ManifestMacro {
+            cell: m.cell.clone(),
+            liberty: m.liberty_file(),
+            lef: m.lef_text.as_ref().map(|_| m.lef_file()),
+        }]
     }
 
     fn stimulus(&self, plan: &SmemPlan) -> Stimulus {
