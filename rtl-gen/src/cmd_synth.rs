@@ -1,10 +1,12 @@
 //! `rtl-gen synth`: synthesize a generated block with Yosys and report its area and delay.
 
 use clap::Args;
+use rtl_gen::pnr::{self, Flow, MAX_SEEDS};
 use rtl_gen::qor::{self, SYNTH_DIR, SYNTH_JSON};
 use rtl_gen::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use synth::pnr::ecp5::Device;
 use synth::WireLoad;
 
 /// Arguments of `rtl-gen synth`.
@@ -34,6 +36,17 @@ synth.json lists them all.
 A black-box module in the design (an SRAM macro's model marked (* blackbox *), as `rtl-gen smem
 --sram-macro` writes it) is not synthesized.
 
+With --flow qflow or --flow ecp5 the block is placed and routed instead, inside flip-flops on
+every input and output (the clock, the reset and a hasher's static cfg_i pass straight through,
+untimed), so that the tools' register-to-register timing crosses its logic: qflow on its OSU
+0.18 um cells (Debian's qflow: cell area, wirelength from the routed DEF, routing success, the
+post-route critical path and maximum clock from vesta, the slack at --clock-ps when given;
+latches mapped and counted), or nextpnr on a Lattice ECP5 part (--device, out of context, one run
+per seed 1 to --pnr-seeds: the routed Fmax of each clock, LUTs, flip-flops and DP16KD block RAMs).
+They write <DIR>/pnr_qflow.json or <DIR>/pnr_ecp5.json (docs/schemas/pnr-*.schema.json), with
+work files in <DIR>/pnr/<flow>/. qflow places on one thread (minutes for thousands of cells);
+the ECP5 tools come from PyPI into .venv/ (scripts/setup.sh) and compile on their first run.
+
 Writes <DIR>/synth.json (the report, the tool versions, the library and the command that
 reproduces it); scripts, logs and the mapped netlist stay in <DIR>/synth/.
 
@@ -48,6 +61,9 @@ Examples:
       --wire-load none
   rtl-gen synth out/smem_l32_b32_d512_bvxor_cfg_macro \\
       --liberty ../shared/pdk/nangate45_typ.lib.gz --target-ps 1000
+  rtl-gen synth out/hash_bvxor_n14_b32_cfg_pipe --flow qflow
+  rtl-gen synth out/hash_bvxor_n14_b32_cfg_pipe --flow ecp5 --pnr-seeds 5
+  rtl-gen synth out/smem_l16_b16_d512 --flow ecp5 --device 85k --pnr-seeds 3
 
 Exit status: 0 on success, 2 on an error (no Yosys or OpenSTA, unreadable liberty, design
 rejected, a target or clock that is not a positive number of ps or has no --liberty, a wire-load
@@ -71,6 +87,17 @@ pub struct SynthArgs {
     /// OpenSTA's wires: `library` (its default wire-load model), `none`, or a model's name.
     #[arg(long, value_name = "MODEL")]
     wire_load: Option<String>,
+    /// Place and route with qflow (OSU 0.18 um) or nextpnr (ECP5) instead (see below).
+    #[arg(long, value_enum, conflicts_with_all = ["liberty", "target_ps", "closure", "wire_load"])]
+    flow: Option<Flow>,
+    /// --flow ecp5: the part, LFE5U-25F, -45F or -85F [default: 25k].
+    #[arg(long, value_name = "PART", value_parser = crate::cli::named::<Device>(["25k", "45k", "85k"]))]
+    device: Option<Device>,
+    /// --flow ecp5: place and route with nextpnr's seeds 1 to N, 1 to 100 [default: 5].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_SEEDS))]
+    pnr_seeds: Option<u64>,
+    #[command(flatten)]
+    jobs: crate::cli::JobsArg,
     /// Print synth.json instead of the table.
     #[arg(long)]
     json: bool,
@@ -90,6 +117,9 @@ pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
     };
     let target = ps("--target-ps", &args.target_ps)?;
     let clock = ps("--clock-ps", &args.clock_ps)?;
+    if let Some(flow) = args.flow {
+        return run_pnr(&args, flow, clock, command);
+    }
     let needs_liberty = [
         ("--target-ps", target.map(|t| t.to_string())),
         ("--clock-ps", clock.map(|t| t.to_string())),
@@ -167,6 +197,54 @@ pub fn run(args: SynthArgs, command: &str) -> Result<ExitCode, Error> {
         "wrote {} (work files in {})",
         args.dir.join(SYNTH_JSON).display(),
         args.dir.join(SYNTH_DIR).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `rtl-gen synth --flow`: places and routes the block and prints or writes the report.
+fn run_pnr(
+    args: &SynthArgs,
+    flow: Flow,
+    clock_ps: Option<f64>,
+    command: &str,
+) -> Result<ExitCode, Error> {
+    if flow != Flow::Ecp5 {
+        let ecp5_only = [
+            ("--device", args.device.map(|d| d.part().to_string())),
+            ("--pnr-seeds", args.pnr_seeds.map(|n| n.to_string())),
+        ];
+        if let Some((flag, Some(value))) = ecp5_only.into_iter().find(|(_, v)| v.is_some()) {
+            return Err(Error::BadFlag {
+                flag,
+                value,
+                message: format!("is for --flow ecp5, not --flow {}", flow.name()),
+            });
+        }
+    }
+    let options = pnr::PnrOptions {
+        flow,
+        device: args.device.unwrap_or(Device::Lfe5u25),
+        seeds: args.pnr_seeds.unwrap_or(5),
+        jobs: args.jobs.threads(),
+        clock_ps,
+    };
+    let spinner = args.quiet.spinner();
+    let dir = args.dir.display().to_string();
+    let progress = |message: &str| spinner.set_message(format!("{dir}: {message}"));
+    let result = pnr::place_and_route(&args.dir, &options, command, &progress);
+    spinner.finish_and_clear();
+    let result = result?;
+    if args.json {
+        print!("{}", result.to_json());
+        return Ok(ExitCode::SUCCESS);
+    }
+    for line in result.describe() {
+        println!("{line}");
+    }
+    println!(
+        "wrote {} (work files in {})",
+        args.dir.join(flow.report_file()).display(),
+        pnr::work_dir(&args.dir, flow).display()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -104,6 +104,9 @@ pub enum Error {
     /// A synthesis failure.
     #[error("{0}")]
     Synth(#[from] synth::Error),
+    /// A place-and-route failure (qflow, nextpnr).
+    #[error("{0}")]
+    Pnr(#[from] synth::pnr::Error),
     /// A proof or mutation run that could not start or finish.
     #[error("{0}")]
     Prove(#[from] ProveError),

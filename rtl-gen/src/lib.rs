@@ -45,6 +45,7 @@ pub mod mutate;
 pub mod openram;
 pub mod output;
 pub mod plot;
+pub mod pnr;
 pub mod prove;
 pub mod qor;
 pub mod rap;

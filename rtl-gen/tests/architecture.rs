@@ -33,7 +33,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "representation",
         &["rtl", "block", "fusesoc", "rdl", "sram", "openram"],
     ),
-    ("tools on a block folder", &["cosim", "qor"]),
+    ("tools on a block folder", &["cosim", "qor", "pnr"]),
     ("experiments on any family", &["prove", "mutate"]),
     (
         "families",

@@ -45,6 +45,7 @@ mod liberty;
 pub mod macros;
 pub mod opensta;
 pub mod parse;
+pub mod pnr;
 mod report;
 mod runner;
 pub mod script;
