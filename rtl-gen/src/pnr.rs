@@ -148,6 +148,9 @@ impl BlockPnr {
                          {to}), {mhz:.1} MHz{slack}"
                     ));
                 }
+                if let Some(e) = &r.timing_error {
+                    lines.push(format!("after routing: no timing, vesta stopped: {e}"));
+                }
                 lines.push(format!("rerun qflow alone: {}", r.command));
             }
             PnrReport::Ecp5(r) => {

@@ -123,6 +123,7 @@ fn qflow_places_and_routes_a_hasher() {
     let r = &doc["report"];
     check_wrapper(r);
     assert_eq!(r["routed"], true, "{r:#}");
+    assert_eq!(r["timing_error"], Value::Null, "{r:#}");
     assert_eq!(
         (&r["latches"], &r["latches_expected"]),
         (&json!(0), &json!(0))

@@ -87,12 +87,14 @@ pub struct QflowReport {
     /// Nets qrouter could not route (0 when `routed`).
     pub failed_routes: u64,
     /// The slowest register-to-register path after routing, in ps (vesta, with the routed
-    /// wires' delays, clock-to-Q, setup and skew); `None` when routing failed.
+    /// wires' delays, clock-to-Q, setup and skew); `None` when routing or vesta failed.
     pub critical_path_ps: Option<f64>,
     /// Its start and end (`DFFPOSX1_23/CLK`, `DFFSR_4/D`).
     pub critical_path: Option<(String, String)>,
     /// The maximum clock the routed design runs at, in MHz (1e6 / `critical_path_ps`).
     pub max_clock_mhz: Option<f64>,
+    /// Why the routed design has no timing when routing succeeded: vesta's error line.
+    pub timing_error: Option<String>,
     /// The clock period the slack is taken against, in ps, when one was given.
     pub clock_ps: Option<f64>,
     /// `clock_ps - critical_path_ps`: negative when the routed design misses the clock.
@@ -258,13 +260,24 @@ pub fn run(
         })
         .unwrap_or(0);
     let sta_path = work.join("log").join("post_sta.log");
-    let sta = if routed {
-        Some(parse_sta(&read(&sta_path)?).ok_or_else(|| Error::Parse {
-            what: "vesta's slowest path and maximum clock".into(),
-            file: sta_path,
-        })?)
+    let sta_log = if routed {
+        read(&sta_path)?
     } else {
-        None
+        String::new()
+    };
+    let sta = parse_sta(&sta_log);
+    // vesta stops on some netlists ("ERROR: Net ... not found in hash table"): the layout is
+    // still reported, with vesta's error in place of the timing.
+    let timing_error = match (&sta, routed) {
+        (None, true) => Some(
+            sta_log
+                .lines()
+                .find(|l| l.contains("ERROR"))
+                .unwrap_or("vesta printed no slowest path or maximum clock")
+                .trim()
+                .to_string(),
+        ),
+        _ => None,
     };
     let flops: u64 = FLOP_CELLS.iter().map(|c| count(c)).sum();
     Ok(QflowReport {
@@ -286,6 +299,7 @@ pub fn run(
         max_clock_mhz: sta.as_ref().map(|s| s.3),
         clock_ps,
         slack_ps: sta.as_ref().and_then(|s| clock_ps.map(|c| c - s.0)),
+        timing_error,
         seconds,
         command: format!(
             "cd {} && qflow {} -T {TECHNOLOGY} {top}",
