@@ -3,20 +3,23 @@
 The same Rust code that generates and checks rtl-gen's Verilog answers here (one
 implementation, compiled into ``rtl_gen._native``): bank hashes and the GF(2) matrix, the
 DMM congestion and the wavefronts an H100 takes, CuTe, TMA and Triton swizzles as GF(2)
-matrices and the best layout for an access pattern. See docs/PYTHON.md.
+matrices and the best layout for an access pattern, and the shared memory's cycle model. See docs/PYTHON.md.
 
 Every refusal raises :class:`RtlGenError` (a ``ValueError``) with the one line the command
 line prints for the same value.
 """
 
 from ._native import (
+    Access,
     AccessCost,
     BestLayout,
     Hasher,
     Layout,
     LayoutCheck,
     LayoutReport,
+    Outputs,
     RtlGenError,
+    SharedMemory,
     __version__,
     best_layout,
     check_layout,
@@ -27,13 +30,16 @@ from ._native import (
 )
 
 __all__ = [
+    "Access",
     "AccessCost",
     "BestLayout",
     "Hasher",
     "Layout",
     "LayoutCheck",
     "LayoutReport",
+    "Outputs",
     "RtlGenError",
+    "SharedMemory",
     "__version__",
     "best_layout",
     "check_layout",

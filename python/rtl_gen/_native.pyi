@@ -191,3 +191,53 @@ def check_layout(
     prefer: str = "cute",
 ) -> LayoutReport:
     """A layout's wavefronts for an access pattern and the best XOR layout for it, in one call."""
+
+class Access:
+    """A warp access or a fill beat: one word address per lane."""
+
+    addresses: list[int]
+    write: bool
+    data: list[int]
+    byte_enables: list[int]
+    active: list[bool]
+    def __init__(
+        self,
+        addresses: Sequence[int],
+        *,
+        write: bool = False,
+        data: Optional[Sequence[int]] = None,
+        byte_enables: Optional[Sequence[int]] = None,
+        active: Optional[Sequence[bool]] = None,
+    ) -> None: ...
+
+class Outputs:
+    """One cycle's outputs of the shared memory."""
+
+    req_ready: bool
+    fill_ready: bool
+    resp_valid: bool
+    resp_write: bool
+    resp_data: list[int]
+    counters: tuple[int, int, int, int]
+
+class SharedMemory:
+    """The cycle model of the shared memory ``rtl-gen smem`` generates."""
+
+    def __init__(
+        self,
+        lanes: int = 32,
+        banks: int = 32,
+        depth: int = 512,
+        *,
+        word_bytes: int = 4,
+        map: Optional[Union[str, Hasher]] = "modulo",
+        rap_seed: int = 1,
+        rap_wide: bool = False,
+        fill_words: int = 1,
+    ) -> None: ...
+    def step(self, request: Optional[Access] = None, fill: Optional[Access] = None, resp_ready: bool = True) -> Outputs:
+        """This cycle's outputs for its inputs, then the rising edge."""
+    @property
+    def idle(self) -> bool: ...
+    def read(self, address: int) -> int:
+        """The word at a word address now."""

@@ -5,12 +5,14 @@
 //! - [`hash`]: `Hasher`, the hash families and the GF(2) matrix;
 //! - [`wavefront`]: the DMM congestion, the wide-word models and the H100's wavefronts;
 //! - [`swizzle`]: `Layout`, `check_layout`, `best_layout`: CuTe, TMA and Triton swizzles;
+//! - [`smem`]: `SharedMemory`, `Access`: the shared memory's cycle model;
 //! - [`array`]: NumPy arrays in and out, computed without the GIL;
 //! - [`error`]: `RtlGenError`, carrying the CLI's one-line messages.
 
 mod array;
 mod error;
 mod hash;
+mod smem;
 mod swizzle;
 mod wavefront;
 
@@ -34,5 +36,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<swizzle::LayoutReport>()?;
     m.add_function(wrap_pyfunction!(swizzle::best_layout, m)?)?;
     m.add_function(wrap_pyfunction!(swizzle::check_layout, m)?)?;
+    m.add_class::<smem::SharedMemory>()?;
+    m.add_class::<smem::Access>()?;
+    m.add_class::<smem::Outputs>()?;
     Ok(())
 }
