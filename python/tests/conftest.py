@@ -1,5 +1,6 @@
 """Shared fixtures of the Python package's tests: the repository root and the rtl-gen binary
-(built by `cargo build -p rtl-gen` when missing; scripts/test.sh has built it already)."""
+(the debug build `cargo test --workspace` leaves, as scripts/test.sh runs it first; built with
+`cargo build -p rtl-gen` only when missing)."""
 
 import pathlib
 import subprocess
@@ -12,8 +13,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="session")
 def cli():
     """A function running `rtl-gen ARGS...` (the debug build) and returning the finished process."""
-    subprocess.run(["cargo", "build", "--quiet", "-p", "rtl-gen"], cwd=ROOT, check=True)
     binary = ROOT / "target" / "debug" / "rtl-gen"
+    if not binary.exists():
+        subprocess.run(["cargo", "build", "--quiet", "-p", "rtl-gen"], cwd=ROOT, check=True)
 
     def run(*args, cwd=ROOT):
         return subprocess.run(
