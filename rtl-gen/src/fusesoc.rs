@@ -12,7 +12,13 @@
 //!   `sim_icarus` and `sim_verilator`: the self-checking testbench, which ends with `$fatal` on
 //!   a mismatch or a vector file that does not load, so the run fails;
 //! - `synth`: Yosys' generic gates (`synth`, `check -assert`, `stat`), as `rtl-gen synth` without
-//!   a liberty file.
+//!   a liberty file;
+//! - `synth_ecp5`: edalize's `trellis` flow on a Lattice LFE5U-25F (CABGA381): Yosys'
+//!   `synth_ecp5`, nextpnr-ecp5 with the block's ports on unconstrained pins, and ecppack's
+//!   bitstream. It runs the programs `yosys`, `nextpnr-ecp5` and `ecppack` from `PATH`; the last
+//!   two are scripts in `.venv/bin` that run PyPI's YoWASP builds (scripts/setup.sh writes
+//!   them). A whole chip: the block's ports must fit the package's 197 I/O pins, and its timing
+//!   has no register wrapper (`rtl-gen synth --flow ecp5` is the measure of a block's Fmax).
 //!
 //! A part's core holds the part's module with `default` and `lint` targets, and the block's core
 //! depends on it instead of listing the part's file: a design that uses the block and the part
@@ -164,6 +170,13 @@ pub fn core(manifest: &Manifest) -> String {
             "arch: generic",
             &format!("yosys_template: {SYNTH_SCRIPT}"),
         ],
+        top,
+    ));
+    lines.extend(target(
+        "synth_ecp5",
+        "rtl",
+        "trellis",
+        &["nextpnr_options: [--25k, --package, CABGA381, --lpf-allow-unconstrained]"],
         top,
     ));
     lines.push(String::new());

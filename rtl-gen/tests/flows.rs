@@ -148,6 +148,53 @@ fn every_target_passes(args: &[&str], all: bool) {
     }
 }
 
+/// The `synth_ecp5` target (edalize's trellis flow: Yosys, nextpnr-ecp5 and ecppack, the last
+/// two the YoWASP builds behind .venv/bin's scripts) makes a bitstream of a hasher.
+#[test]
+fn the_ecp5_target_of_a_hasher_makes_a_bitstream() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = [
+        "hash",
+        "--kind",
+        "bitvector-xor",
+        "--addr-bits",
+        "6",
+        "--banks",
+        "4",
+    ];
+    let (dir, manifest) = generate(
+        &tmp.path().join("cores"),
+        &[&args[..], &["--configurable", "--pipeline"]].concat(),
+    );
+    let work = tmp.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let mut command = venv_tool("fusesoc", &work);
+    // The YoWASP tools' compiled cache stays where scripts/setup.sh made it.
+    let home = std::env::var_os("HOME").unwrap_or_default();
+    let cache = std::env::var_os("YOWASP_CACHE_DIR")
+        .unwrap_or_else(|| Path::new(&home).join(".cache/YoWASP").into_os_string());
+    let o = command
+        .env("YOWASP_CACHE_DIR", cache)
+        .arg("--cores-root")
+        .arg(&dir)
+        .args(["run", "--target", "synth_ecp5", &vlnv(&manifest)])
+        .current_dir(&work)
+        .output()
+        .expect("fusesoc runs");
+    let text = printed(&o);
+    assert!(o.status.success(), "{text}");
+    let build = work.join(format!("build/{}/synth_ecp5", sanitized(&manifest)));
+    let next = std::fs::read_to_string(build.join("next.log")).expect("nextpnr's log");
+    assert!(next.contains("Program finished normally"), "{next}");
+    let bit = build.join(format!("{}.bit", sanitized(&manifest)));
+    assert!(
+        std::fs::metadata(&bit)
+            .map(|m| m.len() > 1000)
+            .unwrap_or(false),
+        "{text}"
+    );
+}
+
 /// FuseSoC's name of a core's build folder: the VLNV with `:` as `_`.
 fn sanitized(manifest: &Value) -> String {
     vlnv(manifest).replace(':', "_")
