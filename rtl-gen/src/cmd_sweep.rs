@@ -4,8 +4,9 @@ use crate::cli::{named_or_all, JobsArg, OrAll, QuietArg};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use models::HashKind;
-use rtl_gen::hash::sweep::{self, SweepPlan, SweepResults};
-use rtl_gen::hash::sweep_jobs::{self, JobFormat};
+use rtl_gen::experiments::sweep::{self, PointResult, Settings, SweepResults, SweepSpace};
+use rtl_gen::experiments::sweep_jobs::{self, JobFormat};
+use rtl_gen::hash::sweep::SweepPlan;
 use rtl_gen::Error;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,6 +24,12 @@ pub struct SweepArgs {
 enum SweepWhat {
     /// Bank hashers: every kind at every bank count.
     Hash(HashSweepArgs),
+    /// Shared memories: lanes x banks x maps.
+    Smem(SmemSweepArgs),
+    /// RAP, RAS or 3P converters over bank counts.
+    Rap(RapSweepArgs),
+    /// One D2MA unit over CTAs x buffers x storage styles.
+    D2ma(D2maSweepArgs),
     /// The structure experiment: each configurable hasher built every way that could decide
     /// its depth (shifter / mux tree / one-hot...), checked and synthesized.
     Structures(StructureArgs),
@@ -32,10 +39,10 @@ enum SweepWhat {
     /// Every configuration of each configurable hasher on every address, co-simulated through
     /// the DPI-C golden model (sampled where the configurations are too many).
     Configs(ConfigSweepArgs),
-    /// Run one point of a sweep emitted by `sweep hash --emit` (what each job of its job file
-    /// runs) and write its record.
+    /// Run one point of a sweep emitted by `sweep <family> --emit` (what each job of its job
+    /// file runs) and write its record.
     Point(PointArgs),
-    /// Merge the point records of a sweep emitted by `sweep hash --emit` into results.csv,
+    /// Merge the point records of a sweep emitted by `sweep <family> --emit` into results.csv,
     /// results.json and the plots, as the in-process sweep writes them.
     Collect(CollectArgs),
 }
@@ -43,8 +50,8 @@ enum SweepWhat {
 /// Arguments of `rtl-gen sweep point`.
 #[derive(Args)]
 #[command(after_help = "\
-Generates and synthesizes one point of an emitted sweep exactly as the in-process `sweep hash`
-does (into DIR/blocks/<name>/) and writes its record DIR/points/POINT.json, which `sweep collect`
+Generates and synthesizes one point of an emitted sweep exactly as the in-process sweep does
+(into DIR/blocks/<name>/) and writes its record DIR/points/POINT.json, which `sweep collect`
 reads. The job files run this command, one per point; run it by hand to redo one point.
 
 Example:
@@ -56,14 +63,14 @@ as failed, and the failure printed, as the in-process sweep goes on past it), 2 
 pub struct PointArgs {
     #[command(flatten)]
     sweep: EmittedSweepArgs,
-    /// The point's name, `<kind>-b<banks>` (DIR/points.txt lists them).
+    /// The point's name (DIR/points.txt lists them).
     point: String,
 }
 
 /// What `sweep point` and `sweep collect` share: the folder, `--json` and `--quiet`.
 #[derive(Args)]
 struct EmittedSweepArgs {
-    /// The emitted sweep's folder (written by `sweep hash --emit`).
+    /// The emitted sweep's folder (written by `sweep <family> --emit`).
     dir: PathBuf,
     /// Print one JSON document (the point's record; results.json) instead of lines and tables.
     #[arg(long)]
@@ -77,7 +84,7 @@ struct EmittedSweepArgs {
 #[command(after_help = "\
 Reads DIR/sweep.json and every point record DIR/points/<point>.json and writes DIR/results.csv,
 DIR/results.json and the plots, the same files (same columns, same numbers) as the in-process
-`sweep hash` writes for the same plan; results.json's `command` is the emitting command. Points
+sweep writes for the same plan; results.json's `command` is the emitting command. Points
 whose synthesis failed are in the results as failed and named on stderr. A point without a
 record (its job did not run or did not finish) stops the collection: the missing points are
 named and nothing is written, unless --allow-missing, which writes the rest with the missing
@@ -262,6 +269,14 @@ pub struct HashSweepArgs {
     /// Register the output.
     #[arg(long)]
     pipeline: bool,
+    #[command(flatten)]
+    common: SweepCommon,
+}
+
+/// What every family's sweep takes: the library, the folder, the job files, `--json`,
+/// `--jobs` and `--quiet`.
+#[derive(Args)]
+struct SweepCommon {
     /// A liberty file (plain or gzipped); without it, Yosys' generic gates.
     #[arg(long)]
     liberty: Option<PathBuf>,
@@ -282,11 +297,66 @@ pub struct HashSweepArgs {
     quiet: QuietArg,
 }
 
+/// Arguments of `rtl-gen sweep smem`.
+#[derive(Args)]
+#[command(after_help = "\
+A point is one map at one lane count and bank count, at --depth rows per bank: every
+combination (at most 10000). A map is modulo, rap (seed 1, baked) or a hash kind with the
+configuration `sweep hash` gives a fixed hasher of that kind. A combination the memory refuses
+(a RAP map needs banks x banks-word tiles) is a skipped point. Writes <OUT>/results.csv,
+<OUT>/results.json and plots against the bank count; --emit writes job files as `sweep hash`.
+
+Examples:
+  rtl-gen sweep smem --lanes 8,32 --banks 8,16,32 --maps modulo,rap,bitvector-xor --depth 1024 --out out/smem-sweep
+  rtl-gen sweep smem --lanes 4 --banks 4,8 --depth 64 --emit make --out out/smem-jobs")]
+pub struct SmemSweepArgs {
+    #[command(flatten)]
+    plan: rtl_gen::smem::sweep::SmemSweep,
+    #[command(flatten)]
+    common: SweepCommon,
+}
+
+/// Arguments of `rtl-gen sweep rap`.
+#[derive(Args)]
+#[command(after_help = "\
+A point is one kind at one bank count w: every combination. Writes <OUT>/results.csv,
+<OUT>/results.json and plots against the bank count; --emit writes job files as `sweep hash`.
+
+Examples:
+  rtl-gen sweep rap --banks 8,16,32,64 --kinds rap,ras,3p --out out/rap-sweep
+  rtl-gen sweep rap --banks 8,16,32 --configurable --packed --liberty ../shared/pdk/nangate45_typ.lib.gz")]
+pub struct RapSweepArgs {
+    #[command(flatten)]
+    plan: rtl_gen::rap::sweep::RapSweep,
+    #[command(flatten)]
+    common: SweepCommon,
+}
+
+/// Arguments of `rtl-gen sweep d2ma`.
+#[derive(Args)]
+#[command(after_help = "\
+A point is one storage style at one buffer count and CTA count: every combination. Writes
+<OUT>/results.csv, <OUT>/results.json and plots against the CTA count; --emit writes job files
+as `sweep hash`.
+
+Examples:
+  rtl-gen sweep d2ma --unit controller --ctas 2,4,8 --buffers 2,4 --storage flip-flop,latch --out out/d2ma-sweep
+  rtl-gen sweep d2ma --unit engine --ctas 8 --buffers 4 --storage flip-flop,clock-gated,latch --liberty ../shared/pdk/nangate45_typ.lib.gz")]
+pub struct D2maSweepArgs {
+    #[command(flatten)]
+    plan: rtl_gen::d2ma::sweep::D2maSweep,
+    #[command(flatten)]
+    common: SweepCommon,
+}
+
 /// Runs `rtl-gen sweep`.
 pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
     match args.what {
         SweepWhat::Hash(a) => run_hash(a, command),
+        SweepWhat::Smem(a) => run_space(&a.plan.checked()?, &a.common, command),
+        SweepWhat::Rap(a) => run_space(&a.plan.checked()?, &a.common, command),
+        SweepWhat::D2ma(a) => run_space(&a.plan.checked()?, &a.common, command),
         SweepWhat::Structures(a) => run_structures(a, command),
         SweepWhat::Targets(a) => run_targets(a, command),
         SweepWhat::Configs(a) => run_configs(a, command),
@@ -490,94 +560,102 @@ fn run_structures(args: StructureArgs, command: &str) -> Result<ExitCode, Error>
 }
 
 fn run_hash(args: HashSweepArgs, command: &str) -> Result<ExitCode, Error> {
-    // Every input is checked before anything is written: a bad liberty file once (not at every
-    // point), every address width and bank count alone (a pair that does not fit is a skipped
-    // point), the point count, and the output files the sweep will replace.
-    if let Some(lib) = &args.liberty {
-        synth::check_liberty(lib)?;
-    }
+    // Every address width and bank count alone is checked before anything is written (a pair
+    // that does not fit is a skipped point).
     for &banks in &args.banks {
         models::Geometry::new(models::geometry::MAX_ADDR_BITS, banks)?;
     }
     for &n in &args.addr_bits {
         models::Geometry::new(n, 2)?;
     }
-    let plan = SweepPlan {
-        kinds: OrAll::expand(&args.kinds, &HashKind::ALL),
-        banks: args.banks,
-        addr_bits: args.addr_bits,
-        configurable: args.configurable,
-        pipeline: args.pipeline,
-        liberty: args.liberty,
-        out: args.out,
-    };
-    rtl_gen::limits::check(
-        "--kinds x --addr-bits x --banks",
-        plan.point_count(),
-        rtl_gen::limits::MAX_SWEEP_POINTS,
-        "points of one sweep, each a block folder and a Yosys run",
+    let plan = SweepPlan::new(
+        OrAll::expand(&args.kinds, &HashKind::ALL),
+        args.banks,
+        args.addr_bits,
+        args.configurable,
+        args.pipeline,
     )?;
-    rtl_gen::output::OutputFolder::check(&plan.out)?;
-    rtl_gen::output::OutputFolder::check_files(
-        sweep::output_files(&plan).iter().map(PathBuf::as_path),
-    )?;
-    if let Some(format) = args.emit {
-        return emit_hash(&plan, format, command, args.json);
+    run_space(&plan, &args.common, command)
+}
+
+/// Runs (or with `--emit` writes the jobs of) the sweep of `space`: every input is checked
+/// before anything is written (a bad liberty file once, not at every point; the point count;
+/// the output files the sweep will replace).
+fn run_space(
+    space: &dyn SweepSpace,
+    common: &SweepCommon,
+    command: &str,
+) -> Result<ExitCode, Error> {
+    if let Some(lib) = &common.liberty {
+        synth::check_liberty(lib)?;
     }
-    let total = plan.point_count();
-    let bar = if args.quiet.quiet {
+    let points = space.point_count();
+    let settings = Settings {
+        liberty: common.liberty.clone(),
+        out: common.out.clone(),
+    };
+    rtl_gen::output::OutputFolder::check(&settings.out)?;
+    rtl_gen::output::OutputFolder::check_files(
+        sweep::output_files(space, &settings)
+            .iter()
+            .map(PathBuf::as_path),
+    )?;
+    if let Some(format) = common.emit {
+        return emit(space, &settings, format, command, common.json);
+    }
+    let bar = if common.quiet.quiet {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(total)
+        ProgressBar::new(points)
     };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} points, {elapsed} ({eta} left) {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let done = |r: &sweep::PointResult| {
+    let done = |r: &PointResult| {
         match problem(r) {
             // A hidden bar (stderr not a terminal, or --quiet) drops its println: say it on
             // stderr then (failures and skips are not progress).
             Some(line) if bar.is_hidden() => eprintln!("{line}"),
             Some(line) => bar.println(line),
-            None => bar.set_message(r.top.clone().unwrap_or_else(|| r.kind.clone())),
+            None => bar.set_message(r.top.clone().unwrap_or_else(|| r.point.clone())),
         }
         bar.inc(1);
     };
     let start = std::time::Instant::now();
-    let results = sweep::run(&plan, command, args.jobs.threads(), &done)?;
+    let results = sweep::run(space, &settings, command, common.jobs.threads(), &done)?;
     bar.finish_and_clear();
-    report_hash(&results, &plan.out, args.json, Some(start.elapsed()))
+    report(
+        &results,
+        space,
+        &settings.out,
+        common.json,
+        Some(start.elapsed()),
+    )
 }
 
 /// The line that reports a point which did not succeed (failed, skipped, missing from an
 /// emitted sweep); `None` for a point with numbers.
-fn problem(r: &sweep::PointResult) -> Option<String> {
-    let name = r.top.clone().unwrap_or_else(|| r.kind.clone());
+fn problem(r: &PointResult) -> Option<String> {
     let why = r.error.as_deref().unwrap_or("?");
-    match r.status.as_str() {
-        "ok" => None,
-        "skipped" => Some(format!(
-            "skipped: {} at n={}, {} banks: {why}",
-            r.kind, r.addr_bits, r.banks
-        )),
-        status => Some(format!(
-            "{status}: {name} at n={}, {} banks: {why}",
-            r.addr_bits, r.banks
-        )),
+    match (r.status.as_str(), &r.top) {
+        ("ok", _) => None,
+        (status, Some(top)) => Some(format!("{status}: {} ({top}): {why}", r.point)),
+        (status, None) => Some(format!("{status}: {}: {why}", r.point)),
     }
 }
 
-/// Writes a hash sweep's results into `out` and prints them (the table and a summary, or with
+/// Writes a sweep's results into `out` and prints them (the table and a summary, or with
 /// `json` results.json); the exit status says whether every point succeeded. `elapsed` is the
 /// in-process sweep's wall time (none for a collected one).
-fn report_hash(
+fn report(
     results: &SweepResults,
+    space: &dyn SweepSpace,
     out: &Path,
     json: bool,
     elapsed: Option<std::time::Duration>,
 ) -> Result<ExitCode, Error> {
-    let written = sweep::write_outputs(results, out)?;
+    let written = sweep::write_outputs(results, space, out)?;
     let reports: Vec<synth::SynthReport> = results
         .points
         .iter()
@@ -628,9 +706,10 @@ fn report_hash(
     })
 }
 
-/// `sweep hash --emit`: writes the plan and the job file instead of running the sweep.
-fn emit_hash(
-    plan: &SweepPlan,
+/// `sweep <family> --emit`: writes the plan and the job file instead of running the sweep.
+fn emit(
+    space: &dyn SweepSpace,
+    settings: &Settings,
     format: JobFormat,
     command: &str,
     json: bool,
@@ -638,7 +717,7 @@ fn emit_hash(
     let exe = std::env::current_exe()
         .and_then(|e| e.canonicalize())
         .map_err(Error::io("the rtl-gen binary"))?;
-    let emitted = sweep_jobs::emit(plan, format, command, &exe)?;
+    let emitted = sweep_jobs::emit(space, settings, format, command, &exe)?;
     if json {
         let mut text =
             serde_json::to_string_pretty(&emitted).unwrap_or_else(|e| unreachable!("{e}"));
@@ -658,7 +737,11 @@ fn emit_hash(
 }
 
 fn run_point(args: PointArgs) -> Result<ExitCode, Error> {
-    let record = sweep_jobs::run_point(&args.sweep.dir, &args.point)?;
+    let record = sweep_jobs::run_point(
+        &args.sweep.dir,
+        &args.point,
+        &rtl_gen::families::sweep_space,
+    )?;
     if args.sweep.json {
         let mut text =
             serde_json::to_string_pretty(&record).unwrap_or_else(|e| unreachable!("{e}"));
@@ -677,14 +760,25 @@ fn run_point(args: PointArgs) -> Result<ExitCode, Error> {
 }
 
 fn run_collect(args: CollectArgs) -> Result<ExitCode, Error> {
-    let collected = sweep_jobs::collect(&args.sweep.dir, args.allow_missing)?;
+    let collected = sweep_jobs::collect(
+        &args.sweep.dir,
+        args.allow_missing,
+        &rtl_gen::families::sweep_space,
+    )?;
+    let space = collected.space.as_ref();
     rtl_gen::output::OutputFolder::check_files(
-        sweep::output_files(&collected.plan)
+        sweep::output_files(space, &collected.settings)
             .iter()
             .map(PathBuf::as_path),
     )?;
     for line in collected.results.points.iter().filter_map(problem) {
         eprintln!("{line}");
     }
-    report_hash(&collected.results, &args.sweep.dir, args.sweep.json, None)
+    report(
+        &collected.results,
+        space,
+        &args.sweep.dir,
+        args.sweep.json,
+        None,
+    )
 }

@@ -112,7 +112,7 @@ pub enum Error {
     Prove(#[from] ProveError),
     /// A Vortex build or run that failed.
     #[error("{0}")]
-    Vortex(#[from] crate::vortex::VortexError),
+    Vortex(#[from] VortexError),
     /// OpenRAM (or its Python environment) failed to make an SRAM macro.
     #[error("OpenRAM could not make {name}: {reason}; log: {}", log.display())]
     OpenRam {
@@ -181,4 +181,40 @@ pub enum ProveError {
         /// The full log.
         log: PathBuf,
     },
+}
+
+/// What a Vortex build or run could not do: a tool that failed (with its log), or a copy of
+/// Vortex that is not the pinned one.
+#[derive(Debug, thiserror::Error)]
+pub enum VortexError {
+    /// A build step that failed; its output is in `log`.
+    #[error("{step} failed (exit status {status}); its output is in {log}{tail}", log = .log.display(), tail = tail_text(.tail))]
+    Step {
+        /// What was being built.
+        step: String,
+        /// The exit status, or `signal` / `not started`.
+        status: String,
+        /// The log with the tool's output.
+        log: PathBuf,
+        /// The log's last lines.
+        tail: String,
+    },
+    /// A kernel run that did not finish in time.
+    #[error("{what} did not finish in {seconds} s (--timeout); its output is in {log}", log = .log.display())]
+    Timeout {
+        /// The run.
+        what: String,
+        /// The limit.
+        seconds: u64,
+        /// The log with its output so far.
+        log: PathBuf,
+    },
+}
+
+fn tail_text(tail: &str) -> String {
+    if tail.is_empty() {
+        String::new()
+    } else {
+        format!(": ...{}", tail.replace('\n', " | "))
+    }
 }

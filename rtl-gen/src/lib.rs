@@ -14,6 +14,7 @@
 //! - [`rap`]: the RAP address converter and the congestion simulator's tables and plots;
 //! - [`cosim`]: co-simulation of a generated block folder;
 //! - [`qor`]: synthesis of a generated block folder (`synth.json`);
+//! - [`experiments`]: the sweeps every family shares (in process and emitted as jobs);
 //! - [`families`]: the registry of every family's part in the generic experiments;
 //! - [`flow`]: the main job: a block of every family generated, co-simulated, synthesized;
 //! - [`plot`]: the SVG line charts of the sweeps and of the congestion tables;
@@ -25,15 +26,17 @@
 //! - [`vortex`]: Vortex running kernels with its own or a generated local memory.
 //!
 //! The crate root holds what every family shares; each family's folder holds its design, its
-//! [`block::Block`] implementation, its vectors and its experiments ([`hash::sweep`],
-//! [`hash::structures`], [`hash::target_sweep`], [`hash::flow`], [`hash::search_report`];
-//! [`rap::congestion`]).
+//! [`block::Block`] implementation, its vectors, its parts in the shared experiments (a
+//! referee for [`prove`], a sweep space for [`experiments::sweep`]; [`families`] lists them)
+//! and the experiments only it has ([`hash::structures`], [`hash::target_sweep`],
+//! [`hash::search_report`]; [`rap::congestion`]).
 
 pub mod block;
 pub mod cosim;
 pub mod cuda;
 pub mod d2ma;
 pub mod error;
+pub mod experiments;
 pub mod families;
 pub mod flow;
 pub mod fusesoc;

@@ -34,12 +34,18 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["rtl", "block", "fusesoc", "rdl", "sram", "openram"],
     ),
     ("tools on a block folder", &["cosim", "qor", "pnr"]),
-    ("experiments on any family", &["prove", "mutate"]),
+    (
+        "experiments on any family",
+        &["prove", "mutate", "experiments"],
+    ),
     (
         "families",
         &["hash", "rap", "smem", "d2ma", "swizzle", "cuda"],
     ),
-    ("the registry and the main job", &["families", "flow"]),
+    (
+        "the registry, the main job and system flows",
+        &["families", "flow", "vortex"],
+    ),
     (
         "the binary",
         &["main", "cli", "cli_error", "output_args", "cmd_*"],

@@ -188,7 +188,7 @@ fn sweep_tabulates_plots_and_goes_on() {
     assert!(o.status.success(), "{}{stderr}", text(&o.stdout));
     // Modulo has nothing to configure: reported, skipped, the rest goes on.
     assert!(
-        stderr.contains("skipped: modulo at n=6, 4 banks"),
+        stderr.contains("skipped: modulo-n6-b4: kind modulo has nothing to configure"),
         "{stderr}"
     );
 

@@ -147,10 +147,7 @@ fn make_and_ninja_jobs_collect_into_the_in_process_results() {
     let written: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(made.join("results.json")).unwrap()).unwrap();
     assert_eq!(printed, written);
-    for skip in [
-        "skipped: modulo at n=2, 4 banks",
-        "skipped: bitvector-xor at n=2, 8 banks",
-    ] {
+    for skip in ["skipped: modulo-n2-b4: ", "skipped: bitvector-xor-n2-b8: "] {
         assert!(stderr(&o).contains(skip), "{skip}: {}", stderr(&o));
     }
     assert_same_results(&in_process, &made);
@@ -242,7 +239,7 @@ fn slurm_array_has_one_task_per_point_and_one_runs_by_hand() {
     let o = rtl_gen(root, &["sweep", "collect", "slurm", "--allow-missing"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("missing: bitwise-perm at n=6, 8 banks"),
+        stderr(&o).contains("missing: bitwise-perm-n6-b8: "),
         "{}",
         stderr(&o)
     );

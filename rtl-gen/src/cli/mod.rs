@@ -54,7 +54,7 @@ impl JobsArg {
 
     /// Runs `work` on a pool of [`JobsArg::threads`] threads.
     pub fn install<R: Send>(self, work: impl FnOnce() -> R + Send) -> Result<R, Error> {
-        Ok(rtl_gen::hash::sweep::thread_pool(self.threads())?.install(work))
+        Ok(rtl_gen::experiments::pool::thread_pool(self.threads())?.install(work))
     }
 }
 

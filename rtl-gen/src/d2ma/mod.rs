@@ -22,6 +22,7 @@ pub mod extent;
 pub mod fields;
 pub mod raw_check;
 pub mod reference;
+pub mod sweep;
 pub mod system;
 pub mod vectors;
 pub mod writeback;

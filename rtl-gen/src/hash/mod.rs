@@ -4,8 +4,9 @@
 //! Ports: `addr_i[n-1:0]`, `bank_o[m-1:0]`; configurable hashers add `cfg_i` (see
 //! [`cfg_layout`]); pipelined ones add `clk_i`, `rst_ni` and one output register.
 //!
-//! The family's experiments: [`sweep`] (many hashers generated and synthesized in parallel,
-//! tabulated and plotted), [`structures`] (each configurable hasher built every way that could
+//! The family's parts in the shared experiments: [`sweep`] (its sweep space: every kind at
+//! every address width and bank count) and [`reference`] (its referee for `prove` and
+//! `mutate`). Its own experiments: [`structures`] (each configurable hasher built every way that could
 //! decide its depth), [`target_sweep`] (area against the delay target, the XOR paper's Fig. 4b),
 //! [`flow`] (the paper's 32-bank hashers generated, co-simulated and synthesized) and
 //! [`search_report`] (what `rtl-gen search` writes).
@@ -15,7 +16,6 @@ pub mod config_file;
 pub mod config_sweep;
 pub mod dpi;
 pub mod flow;
-pub mod job_files;
 pub mod logic;
 pub mod mux_tree;
 pub mod reference;
@@ -23,7 +23,6 @@ pub mod search;
 pub mod search_report;
 pub mod structures;
 pub mod sweep;
-pub mod sweep_jobs;
 pub mod target_sweep;
 pub mod vectors;
 

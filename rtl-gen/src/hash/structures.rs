@@ -201,7 +201,7 @@ pub fn run(
     done: &(dyn Fn(&Alternative) + Sync),
 ) -> Result<StructureResults, Error> {
     crate::output::OutputFolder::open(out)?;
-    let pool = crate::hash::sweep::thread_pool(jobs)?;
+    let pool = crate::experiments::pool::thread_pool(jobs)?;
     let setup = Setup {
         addr_bits,
         banks,

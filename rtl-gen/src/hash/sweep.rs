@@ -1,33 +1,21 @@
-//! Sweeps: generate and synthesize many hasher configurations in parallel, and tabulate and
-//! plot the results.
-//!
-//! A sweep point is one kind at one address width and one bank count. Its block is generated into
-//! `<out>/blocks/<name>/` (with a tiny testbench: a sweep measures, it does not simulate) and
-//! synthesized there as `rtl-gen synth` would, so `rtl-gen synth <out>/blocks/<name> ...`
-//! reproduces any point alone. A point that fails is recorded with its error and the sweep
-//! goes on; a point whose bank count does not fit its address width (more banks than words) is
-//! recorded as skipped, as a configurable modulo is.
+//! The hashers' sweep: every kind at every address width and bank count, fixed or
+//! configurable, generated and synthesized by the generic engine
+//! (`crate::experiments::sweep`, `rtl-gen sweep hash`).
 //!
 //! Fixed hashers need a configuration; the sweep uses [`fixed_config`], a deterministic
 //! full-rank one per kind.
 
 use crate::block;
+use crate::experiments::sweep::{bounded, once, Generated, Point, PointResult, SweepSpace};
 use crate::hash::vectors::VectorPlan;
 use crate::hash::HashDesign;
-use crate::manifest::generator;
-use crate::plot::{line_chart, push, Axes, Marker};
-use crate::qor::{self, BlockSynth};
 use crate::Error;
 use models::{Geometry, HashConfig, HashConfigObject, HashFunction, HashKind};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-
-/// Version of the `results.json` layout.
-pub const FORMAT_VERSION: u32 = 2;
-/// Folder of the generated blocks inside a sweep's output folder.
-pub const BLOCKS_DIR: &str = "blocks";
+use std::path::Path;
 
 /// The vectors a sweep's blocks carry: the fewest the generator allows (fixed hashers up to
 /// 16 address bits are still checked exhaustively by their testbench).
@@ -83,7 +71,7 @@ pub fn fixed_config(kind: HashKind, geometry: Geometry) -> HashConfig {
     config
 }
 
-/// What to sweep (also the plan an emitted sweep's `sweep.json` records, without its folder).
+/// What to sweep: the plan `results.json` and an emitted sweep's `sweep.json` record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepPlan {
     /// Hash kinds, one line per kind in the plots.
@@ -96,180 +84,130 @@ pub struct SweepPlan {
     pub configurable: bool,
     /// Register the output.
     pub pipeline: bool,
-    /// Liberty file; `None` for the generic flow.
-    pub liberty: Option<PathBuf>,
-    /// Output folder (not recorded in an emitted sweep's plan: its folder is where the plan is).
-    #[serde(skip)]
-    pub out: PathBuf,
 }
 
 impl SweepPlan {
-    /// The points, kind-major, then address width, then bank count, in the order given.
-    pub fn points(&self) -> Vec<SweepPoint> {
-        let mut points = Vec::new();
-        for &kind in &self.kinds {
-            for &addr_bits in &self.addr_bits {
-                for &banks in &self.banks {
-                    points.push(SweepPoint {
-                        kind,
-                        addr_bits,
-                        banks,
-                    });
-                }
-            }
-        }
-        points
+    /// The plan, its lists refused where they repeat a value (`--banks 4,4`).
+    pub fn new(
+        kinds: Vec<HashKind>,
+        banks: Vec<u64>,
+        addr_bits: Vec<u32>,
+        configurable: bool,
+        pipeline: bool,
+    ) -> Result<Self, Error> {
+        let lists = [kinds.len(), addr_bits.len(), banks.len()];
+        bounded("--kinds x --addr-bits x --banks", &lists)?;
+        once("--kinds", &kinds)?;
+        once("--banks", &banks)?;
+        once("--addr-bits", &addr_bits)?;
+        Ok(Self {
+            kinds,
+            banks,
+            addr_bits,
+            configurable,
+            pipeline,
+        })
     }
 
-    /// How many points [`SweepPlan::points`] lists, without listing them (for the limit).
-    pub fn point_count(&self) -> u64 {
-        [self.kinds.len(), self.addr_bits.len(), self.banks.len()]
-            .iter()
-            .map(|&n| n as u64)
-            .product()
-    }
-}
-
-/// One point of a sweep: a kind at an address width and a bank count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SweepPoint {
-    /// The hash kind.
-    pub kind: HashKind,
-    /// Word-address bits n.
-    pub addr_bits: u32,
-    /// Bank count.
-    pub banks: u64,
-}
-
-impl SweepPoint {
-    /// The point's name in job files and records: `<kind>-n<addr_bits>-b<banks>`
-    /// (`bitvector-xor-n14-b32`): letters, digits and `-` only, so make and Ninja take it as is.
-    pub fn name(&self) -> String {
-        format!("{}-n{}-b{}", self.kind.name(), self.addr_bits, self.banks)
-    }
-
-    /// The point's result before it runs: failed, with nothing yet.
-    fn result(&self, status: &str, error: Option<String>) -> PointResult {
-        PointResult {
-            kind: self.kind.name().into(),
-            addr_bits: self.addr_bits,
-            banks: self.banks,
-            top: None,
-            block: None,
-            status: status.into(),
-            error,
-            synth: None,
+    /// `fixed` or `configurable`.
+    fn variant(&self) -> &'static str {
+        if self.configurable {
+            "configurable"
+        } else {
+            "fixed"
         }
     }
-
-    /// The result of a point of an emitted sweep that has no record.
-    pub fn missing(&self, why: String) -> PointResult {
-        self.result("missing", Some(why))
-    }
 }
 
-/// One point's outcome.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PointResult {
-    /// The hash kind.
-    pub kind: String,
-    /// Word-address bits n.
-    pub addr_bits: u32,
-    /// Bank count.
-    pub banks: u64,
-    /// The block's module name, when the design was valid.
-    pub top: Option<String>,
-    /// The block folder relative to the sweep's output folder.
-    pub block: Option<String>,
-    /// `ok`, `skipped` (nothing to generate: a configurable modulo, or more banks than the
-    /// address width has words), `failed`, or `missing` (a
-    /// point of an emitted sweep collected without its record, `sweep collect --allow-missing`).
-    pub status: String,
-    /// Why the point failed or was skipped.
-    pub error: Option<String>,
-    /// The synthesis result (also in the block's `synth.json`).
-    pub synth: Option<BlockSynth>,
-}
-
-impl PointResult {
-    /// True when the point has numbers.
-    pub fn ok(&self) -> bool {
-        self.status == "ok"
-    }
-}
-
-/// Everything a sweep wrote to `results.json`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SweepResults {
-    /// [`FORMAT_VERSION`].
-    pub format_version: u32,
-    /// Generator name and version.
-    pub generator: String,
-    /// The `rtl-gen sweep` command that reproduces the whole sweep.
-    pub command: String,
-    /// `generic` or `liberty`.
-    pub mode: String,
-    /// The Yosys version every point ran with (from the first successful point).
-    pub yosys_version: Option<String>,
-    /// The liberty file as given.
-    pub liberty: Option<String>,
-    /// Word-address widths, in the plan's order.
-    pub addr_bits: Vec<u32>,
-    /// Configurable or fixed hashers.
-    pub configurable: bool,
-    /// Registered outputs.
-    pub pipeline: bool,
-    /// One entry per point, kind-major.
-    pub points: Vec<PointResult>,
-}
-
-/// Generates and synthesizes one point into `<out>/blocks/<name>/`: the work of one point,
-/// whether the in-process sweep ([`run`]) or an emitted job (`rtl-gen sweep point`) runs it.
-pub fn run_point(plan: &SweepPlan, point: SweepPoint) -> PointResult {
-    let SweepPoint {
+/// The point's values: `(kind, addr_bits, banks)`.
+fn values_of(point: &Point) -> (HashKind, u32, u64) {
+    let kind = point
+        .text("kind")
+        .parse()
+        .unwrap_or_else(|_| unreachable!("a hash point has a kind"));
+    (
         kind,
-        addr_bits,
-        banks,
-    } = point;
-    if plan.configurable && kind == HashKind::Modulo {
-        return point.result("skipped", Some(Error::NothingToConfigure(kind).to_string()));
+        point.number("addr_bits") as u32,
+        point.number("banks"),
+    )
+}
+
+impl SweepSpace for SweepPlan {
+    fn family(&self) -> &'static str {
+        "hash"
     }
-    // The plan's widths and bank counts were checked alone; a pair that does not fit is skipped.
-    let geometry = match Geometry::new(addr_bits, banks) {
-        Ok(g) => g,
-        Err(e) => return point.result("skipped", Some(e.to_string())),
-    };
-    let mut result = point.result("failed", None);
-    let outcome = (|| -> Result<BlockSynth, Error> {
-        let object = if plan.configurable {
+
+    /// Kind-major, then address width, then bank count, in the order given.
+    fn axes(&self) -> Vec<(&'static str, Vec<Value>)> {
+        vec![
+            ("kind", self.kinds.iter().map(|k| json!(k.name())).collect()),
+            ("variant", vec![json!(self.variant())]),
+            ("pipeline", vec![json!(self.pipeline)]),
+            (
+                "addr_bits",
+                self.addr_bits.iter().map(|&n| json!(n)).collect(),
+            ),
+            ("banks", self.banks.iter().map(|&b| json!(b)).collect()),
+        ]
+    }
+
+    /// `<kind>-n<addr_bits>-b<banks>` (`bitvector-xor-n14-b32`).
+    fn point_name(&self, v: &BTreeMap<String, Value>) -> String {
+        let kind = v["kind"].as_str().unwrap_or("");
+        format!("{kind}-n{}-b{}", v["addr_bits"], v["banks"])
+    }
+
+    fn generate(&self, point: &Point, blocks: &Path) -> Result<Generated, Error> {
+        let (kind, addr_bits, banks) = values_of(point);
+        if self.configurable && kind == HashKind::Modulo {
+            return Ok(Generated::Skipped(
+                Error::NothingToConfigure(kind).to_string(),
+            ));
+        }
+        // The plan's widths and bank counts were checked alone; a pair that does not fit is
+        // skipped.
+        let geometry = match Geometry::new(addr_bits, banks) {
+            Ok(g) => g,
+            Err(e) => return Ok(Generated::Skipped(e.to_string())),
+        };
+        let object = if self.configurable {
             HashConfigObject::new(kind, addr_bits, banks)
         } else {
             HashConfigObject::from_config(&fixed_config(kind, geometry))
         };
-        let design = HashDesign::new(&object, plan.configurable, plan.pipeline, false)?;
-        result.top = Some(design.name());
-        let blocks = plan.out.join(BLOCKS_DIR);
-        let gen_command = hash_command(plan, &object);
-        let dir = block::write(&design, &SWEEP_VECTORS, &gen_command, &blocks)?;
-        result.block = Some(format!("{BLOCKS_DIR}/{}", design.name()));
-        let mut synth_command = format!("rtl-gen synth {}", dir.display());
-        if let Some(lib) = &plan.liberty {
-            let _ = write!(synth_command, " --liberty {}", lib.display());
-        }
-        qor::synthesize_block(&dir, plan.liberty.as_deref(), &synth_command)
-    })();
-    match outcome {
-        Ok(s) => {
-            result.status = "ok".into();
-            result.synth = Some(s);
-        }
-        Err(e) => result.error = Some(e.to_string()),
+        let design = HashDesign::new(&object, self.configurable, self.pipeline, false)?;
+        let command = hash_command(self, &object, blocks);
+        let dir = block::write(&design, &SWEEP_VECTORS, &command, blocks)?;
+        Ok(Generated::Block {
+            dir,
+            top: design.name(),
+        })
     }
-    result
+
+    /// A line per kind; with several address widths a line per kind and width (`<kind>
+    /// n=<bits>`).
+    fn series(&self, point: &PointResult) -> String {
+        match self.addr_bits.as_slice() {
+            [_] => point.value("kind"),
+            _ => format!("{} n={}", point.value("kind"), point.value("addr_bits")),
+        }
+    }
+
+    fn title(&self) -> String {
+        let width = match self.addr_bits.as_slice() {
+            [n] => format!("n = {n}"),
+            widths => format!("{} address widths", widths.len()),
+        };
+        format!(
+            "{} hashers, {width}{}",
+            self.variant(),
+            if self.pipeline { ", registered" } else { "" }
+        )
+    }
 }
 
 /// The `rtl-gen hash` command that generates a sweep point's block.
-fn hash_command(plan: &SweepPlan, object: &HashConfigObject) -> String {
+fn hash_command(plan: &SweepPlan, object: &HashConfigObject, blocks: &Path) -> String {
     let mut c = format!(
         "rtl-gen hash --kind {} --addr-bits {} --banks {}",
         object.kind, object.addr_bits, object.banks
@@ -305,237 +243,9 @@ fn hash_command(plan: &SweepPlan, object: &HashConfigObject) -> String {
         " --vectors {} --configs {} --out {}",
         SWEEP_VECTORS.vectors,
         SWEEP_VECTORS.configs,
-        plan.out.join(BLOCKS_DIR).display()
+        blocks.display()
     );
     c
-}
-
-/// The worker threads of a sweep (and of any command's `--jobs`): `jobs` of them (0: one per
-/// core); `--jobs` names the flag.
-pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, Error> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| Error::BadFlag {
-            flag: "--jobs",
-            value: jobs.to_string(),
-            message: e.to_string(),
-        })
-}
-
-/// Runs every point of `plan` on `jobs` threads (0: one per core), calling `done` as each
-/// point finishes (from the worker threads), and returns the results in point order.
-pub fn run(
-    plan: &SweepPlan,
-    command: &str,
-    jobs: usize,
-    done: &(dyn Fn(&PointResult) + Sync),
-) -> Result<SweepResults, Error> {
-    crate::output::OutputFolder::open(&plan.out)?;
-    let pool = thread_pool(jobs)?;
-    let points = plan.points();
-    let results: Vec<PointResult> = pool.install(|| {
-        points
-            .par_iter()
-            .map(|&point| {
-                let r = run_point(plan, point);
-                done(&r);
-                r
-            })
-            .collect()
-    });
-    Ok(results_of(plan, command, results))
-}
-
-/// The sweep's results from its points' results in point order: what [`run`] returns and what
-/// `rtl-gen sweep collect` builds from an emitted sweep's point records.
-pub fn results_of(plan: &SweepPlan, command: &str, points: Vec<PointResult>) -> SweepResults {
-    let first = points.iter().find_map(|r| r.synth.as_ref());
-    SweepResults {
-        format_version: FORMAT_VERSION,
-        generator: generator(),
-        command: command.to_string(),
-        mode: if plan.liberty.is_some() {
-            "liberty"
-        } else {
-            "generic"
-        }
-        .into(),
-        yosys_version: first.map(|s| s.report.yosys_version.clone()),
-        liberty: first
-            .and_then(|s| s.report.liberty.clone())
-            .or_else(|| plan.liberty.as_ref().map(|l| l.display().to_string())),
-        addr_bits: plan.addr_bits.clone(),
-        configurable: plan.configurable,
-        pipeline: plan.pipeline,
-        points,
-    }
-}
-
-/// The CSV columns of [`to_csv`].
-pub const CSV_HEADER: &str = "kind,variant,pipeline,addr_bits,banks,top,status,cells,registers,transistors,depth_gates,area_um2,delay_ps,fmax_mhz,yosys,liberty,reproduce,error";
-
-/// Quotes a CSV field when it holds a comma, quote or newline.
-pub(crate) fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// One line per point under [`CSV_HEADER`]; empty fields where a mode has no such number.
-pub fn to_csv(results: &SweepResults) -> String {
-    let mut out = String::from(CSV_HEADER);
-    out.push('\n');
-    let variant = if results.configurable {
-        "configurable"
-    } else {
-        "fixed"
-    };
-    for p in &results.points {
-        let r = p.synth.as_ref().map(|s| &s.report);
-        let num = |v: Option<String>| v.unwrap_or_default();
-        let fields = [
-            p.kind.clone(),
-            variant.into(),
-            results.pipeline.to_string(),
-            p.addr_bits.to_string(),
-            p.banks.to_string(),
-            p.top.clone().unwrap_or_default(),
-            p.status.clone(),
-            num(r.map(|r| r.cell_count.to_string())),
-            num(r.map(|r| r.registers.to_string())),
-            num(r.and_then(|r| r.transistors).map(|t| t.to_string())),
-            num(r.and_then(|r| r.depth_gates).map(|d| d.to_string())),
-            num(r.and_then(|r| r.area_um2).map(|a| format!("{a:.3}"))),
-            num(r.and_then(|r| r.delay_ps).map(|d| format!("{d:.2}"))),
-            num(r.and_then(|r| r.fmax_mhz).map(|f| format!("{f:.1}"))),
-            num(r.map(|r| r.yosys_version.clone())),
-            num(r.and_then(|r| r.liberty.clone())),
-            num(p.synth.as_ref().map(|s| s.command.clone())),
-            p.error.clone().unwrap_or_default(),
-        ];
-        let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-        out.push_str(&line.join(","));
-        out.push('\n');
-    }
-    out
-}
-
-/// The two quantities a sweep plots: (file stem, axis label, value) for area-like and
-/// delay-like numbers of the sweep's mode.
-type Metric = (
-    &'static str,
-    &'static str,
-    fn(&synth::SynthReport) -> Option<f64>,
-);
-
-fn metrics(liberty: bool) -> [Metric; 2] {
-    if liberty {
-        [
-            ("area_um2", "area (um²)", |r| r.area_um2),
-            ("delay_ps", "critical-path delay (ps)", |r| r.delay_ps),
-        ]
-    } else {
-        [
-            ("transistors", "transistors (stat -tech cmos)", |r| {
-                r.transistors.map(|t| t as f64)
-            }),
-            ("depth_gates", "logic depth (gates)", |r| {
-                r.depth_gates.map(f64::from)
-            }),
-        ]
-    }
-}
-
-/// The files [`write_outputs`] writes for `plan`, so they can be checked before the sweep runs.
-pub fn output_files(plan: &SweepPlan) -> Vec<PathBuf> {
-    let mut files = vec![plan.out.join("results.csv"), plan.out.join("results.json")];
-    files.extend(
-        metrics(plan.liberty.is_some())
-            .into_iter()
-            .map(|(stem, _, _)| plan.out.join(format!("{stem}_vs_banks.svg"))),
-    );
-    files
-}
-
-/// Writes `results.csv`, `results.json` and one SVG plot per metric into `out`; returns the
-/// files written.
-pub fn write_outputs(results: &SweepResults, out: &Path) -> Result<Vec<PathBuf>, Error> {
-    let mut written = Vec::new();
-    let csv = out.join("results.csv");
-    crate::output::write_file(&csv, to_csv(results).as_bytes())?;
-    written.push(csv);
-    let json = out.join("results.json");
-    let mut text = serde_json::to_string_pretty(results).unwrap_or_else(|e| unreachable!("{e}"));
-    text.push('\n');
-    crate::output::write_file(&json, text.as_bytes())?;
-    written.push(json);
-    for (stem, label, value) in metrics(results.mode == "liberty") {
-        let path = out.join(format!("{stem}_vs_banks.svg"));
-        let svg = plot(results, label, value);
-        crate::output::write_file(&path, svg.as_bytes())?;
-        written.push(path);
-    }
-    Ok(written)
-}
-
-/// An SVG of `value` against the bank count (log2 axis), one line per kind (a colour per kind, in
-/// [`HashKind::ALL`] order), and with several address widths one per kind and width (`<kind>
-/// n=<bits>`, a marker per width).
-pub fn plot(
-    results: &SweepResults,
-    label: &str,
-    value: fn(&synth::SynthReport) -> Option<f64>,
-) -> String {
-    let mut series = Vec::new();
-    let widths = &results.addr_bits;
-    for p in results.points.iter().filter(|p| p.ok()) {
-        let Some(v) = p.synth.as_ref().and_then(|s| value(&s.report)) else {
-            continue;
-        };
-        let colour = HashKind::ALL
-            .iter()
-            .position(|k| k.name() == p.kind)
-            .unwrap_or(0);
-        let point = ((p.banks as f64).log2(), v);
-        let (label, shape) = match widths.len() {
-            1 => (p.kind.clone(), colour),
-            _ => (
-                format!("{} n={}", p.kind, p.addr_bits),
-                widths.iter().position(|&n| n == p.addr_bits).unwrap_or(0),
-            ),
-        };
-        let marker = Marker::ALL[shape % Marker::ALL.len()];
-        push(&mut series, &label, colour, marker, point);
-    }
-    let variant = if results.configurable {
-        "configurable"
-    } else {
-        "fixed"
-    };
-    let library = results
-        .liberty
-        .as_deref()
-        .map_or("Yosys generic gates", |l| l.split(" (").next().unwrap_or(l));
-    let width = match widths.as_slice() {
-        [n] => format!("n = {n}"),
-        _ => format!("{} address widths", widths.len()),
-    };
-    let title = format!(
-        "{variant} hashers, {width}{}: {library}",
-        if results.pipeline { ", registered" } else { "" }
-    );
-    let axes = Axes {
-        title: &title,
-        size: (720, 480),
-        x_desc: "banks",
-        y_desc: label,
-        log_y: false,
-        x_log2: true,
-    };
-    line_chart(&axes, &series)
 }
 
 #[cfg(test)]
@@ -551,13 +261,5 @@ mod tests {
                 assert!(c.check_full_rank().is_ok(), "{kind} n={n} banks={banks}");
             }
         }
-    }
-
-    #[test]
-    fn csv_quotes_fields_with_commas() {
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("plain text"), "plain text");
-        assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
-        assert_eq!(csv_field("a\"b,"), "\"a\"\"b,\"");
     }
 }

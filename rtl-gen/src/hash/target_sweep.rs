@@ -143,7 +143,7 @@ fn run_point(plan: &TargetPlan, kind: HashKind, target: Option<f64>) -> TargetPo
         let design = HashDesign::new(&object, true, false, false)?;
         let parent = plan
             .out
-            .join(crate::hash::sweep::BLOCKS_DIR)
+            .join(crate::experiments::sweep::BLOCKS_DIR)
             .join(target_tag(target));
         let gen_command = format!(
             "rtl-gen hash --kind {} --addr-bits {} --banks {} --configurable --vectors {} \
@@ -191,7 +191,7 @@ pub fn run(
     done: &(dyn Fn(&TargetPoint) + Sync),
 ) -> Result<TargetResults, Error> {
     crate::output::OutputFolder::open(&plan.out)?;
-    let pool = crate::hash::sweep::thread_pool(jobs)?;
+    let pool = crate::experiments::pool::thread_pool(jobs)?;
     let points: Vec<TargetPoint> = pool.install(|| {
         plan.points()
             .par_iter()
@@ -243,7 +243,7 @@ pub fn to_csv(results: &TargetResults) -> String {
         ];
         let fields: Vec<String> = fields
             .iter()
-            .map(|f| crate::hash::sweep::csv_field(f))
+            .map(|f| crate::experiments::sweep::csv_field(f))
             .collect();
         out.push_str(&fields.join(","));
         out.push('\n');

@@ -17,6 +17,7 @@ pub mod congestion;
 pub mod design;
 pub mod logic;
 pub mod reference;
+pub mod sweep;
 pub mod vectors;
 
 use crate::block::{Block, Header, Identity, Stimulus};

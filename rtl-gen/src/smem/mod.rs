@@ -24,6 +24,7 @@ pub mod grant;
 pub mod map;
 pub mod map_request;
 pub mod replay;
+pub mod sweep;
 pub mod top;
 pub mod vectors;
 pub mod vortex;

@@ -130,7 +130,7 @@ pub fn run(setup: &Setup, plan: &Plan, progress: &dyn Progress) -> Result<Vec<Re
     let mut records = Vec::new();
     for map in &plan.maps {
         let sim = simulator(setup, &base, plan, map, progress)?;
-        let pool = crate::hash::sweep::thread_pool(setup.jobs.max(1))?;
+        let pool = crate::experiments::pool::thread_pool(setup.jobs.max(1))?;
         let runs: Vec<Result<Record, Error>> = pool.install(|| {
             plan.kernels
                 .par_iter()

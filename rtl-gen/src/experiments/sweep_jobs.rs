@@ -1,4 +1,4 @@
-//! Sweeps that scale out on existing engines: `rtl-gen sweep hash --emit make|ninja|slurm`
+//! Sweeps that scale out on existing engines: `rtl-gen sweep <family> --emit make|ninja|slurm`
 //! writes the sweep's plan and a job file ([`super::job_files`]) instead of running it; each job
 //! is one `rtl-gen sweep point DIR POINT`, which generates and synthesizes that point exactly as
 //! the in-process sweep does ([`sweep::run_point`]) and leaves a small record,
@@ -12,15 +12,16 @@
 
 use super::job_files::{self, JobSpec};
 pub use super::job_files::{JobFormat, LOGS_DIR, POINTS_DIR, POINT_LIST};
-use super::sweep::{self, PointResult, SweepPlan, SweepResults};
+use super::sweep::{self, PointResult, Settings, SweepResults, SweepSpace};
 use crate::manifest::generator;
 use crate::output::{self, ownership, OutputFolder};
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Version of the layout of `sweep.json` and of the point records.
-pub const FORMAT_VERSION: u32 = 2;
+/// Version of the layout of `sweep.json` and of the point records: 3 names the `family` and
+/// holds its `plan` (2 was the hashers' own).
+pub const FORMAT_VERSION: u32 = 3;
 /// The plan file in an emitted sweep's folder.
 pub const PLAN_FILE: &str = "sweep.json";
 /// How many missing points an error names before it says how many more there are.
@@ -39,11 +40,19 @@ pub struct EmittedSweep {
     pub format: JobFormat,
     /// The `rtl-gen` binary the job file runs.
     pub rtl_gen: PathBuf,
-    /// The sweep (its `out` is the folder the plan is read from).
-    pub plan: SweepPlan,
-    /// The points' names ([`SweepPoint::name`]), in point order.
+    /// The family swept.
+    pub family: String,
+    /// The family's plan ([`SweepSpace::plan`]).
+    pub plan: serde_json::Value,
+    /// The synthesis (its `out` is the folder the plan is read from).
+    pub settings: Settings,
+    /// The points' names, in point order.
     pub points: Vec<String>,
 }
+
+/// How a command builds a family's sweep space from an emitted sweep's family and plan (the
+/// registry's `crate::families::sweep_space`).
+pub type Rebuild = dyn Fn(&str, &serde_json::Value) -> Result<Box<dyn SweepSpace>, Error>;
 
 /// One point's record, `points/<point>.json`, written by `rtl-gen sweep point`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -95,35 +104,19 @@ fn absolute(path: &Path, flag: &'static str) -> Result<PathBuf, Error> {
     })
 }
 
-/// Writes the plan of `plan` (whose inputs the caller has checked), its point list and the
-/// job file of `format` into `plan.out`, which then holds an emitted sweep; nothing runs.
-/// `rtl_gen` is the binary the jobs run. Refuses, before writing anything, a repeated point,
-/// a path a job file cannot name, and files or a `points/` folder rtl-gen did not write.
+/// Writes the plan of `space` (whose inputs the caller has checked), its point list and the
+/// job file of `format` into `settings.out`, which then holds an emitted sweep; nothing runs.
+/// `rtl_gen` is the binary the jobs run. Refuses, before writing anything, a path a job file
+/// cannot name, and files or a `points/` folder rtl-gen did not write.
 pub fn emit(
-    plan: &SweepPlan,
+    space: &dyn SweepSpace,
+    settings: &Settings,
     format: JobFormat,
     command: &str,
     rtl_gen: &Path,
 ) -> Result<Emitted, Error> {
-    let dir = absolute(&plan.out, "--out")?;
-    let mut points: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for point in plan.points() {
-        let name = point.name();
-        if !seen.insert(name.clone()) {
-            let (flag, value) = if plan.banks.iter().filter(|&&b| b == point.banks).count() > 1 {
-                ("--banks", point.banks)
-            } else {
-                ("--addr-bits", u64::from(point.addr_bits))
-            };
-            return Err(Error::BadFlag {
-                flag,
-                value: value.to_string(),
-                message: "given twice: each point of an emitted sweep is one job".into(),
-            });
-        }
-        points.push(name);
-    }
+    let dir = absolute(&settings.out, "--out")?;
+    let points: Vec<String> = space.points().into_iter().map(|p| p.name).collect();
     let unsafe_path = |flag: &'static str, path: &Path, what: &str| Error::BadFlag {
         flag,
         value: path.display().to_string(),
@@ -137,8 +130,8 @@ pub fn emit(
     if !job_safe(rtl_gen) {
         return Err(unsafe_path("--emit", rtl_gen, "the rtl-gen binary's path"));
     }
-    let mut recorded = plan.clone();
-    if let Some(lib) = &plan.liberty {
+    let mut recorded = settings.clone();
+    if let Some(lib) = &settings.liberty {
         // The jobs may run anywhere: the library by its absolute path.
         recorded.liberty = Some(lib.canonicalize().map_err(Error::io(lib))?);
     }
@@ -163,7 +156,9 @@ pub fn emit(
         command: command.to_string(),
         format,
         rtl_gen: rtl_gen.to_path_buf(),
-        plan: recorded,
+        family: space.family().to_string(),
+        plan: space.plan(),
+        settings: recorded,
         points,
     };
     let spec = JobSpec {
@@ -201,7 +196,7 @@ fn not_a_sweep(dir: &Path, why: String) -> Error {
     Error::NotASweep {
         path: dir.to_path_buf(),
         message: format!(
-            "{why}: not a sweep emitted by `rtl-gen sweep hash --emit make|ninja|slurm`"
+            "{why}: not a sweep emitted by `rtl-gen sweep <family> --emit make|ninja|slurm`"
         ),
     }
 }
@@ -223,7 +218,7 @@ pub fn load(dir: &Path) -> Result<EmittedSweep, Error> {
             ),
         ));
     }
-    emitted.plan.out = dir.to_path_buf();
+    emitted.settings.out = dir.to_path_buf();
     Ok(emitted)
 }
 
@@ -235,9 +230,10 @@ fn record_path(dir: &Path, name: &str) -> PathBuf {
 /// Runs point `name` of the emitted sweep in `dir` (generation and synthesis, as the in-process
 /// sweep does) and writes its record. A point that fails is recorded as failed, like the
 /// in-process sweep records it; only a folder or point that is not the sweep's is an error.
-pub fn run_point(dir: &Path, name: &str) -> Result<PointRecord, Error> {
+pub fn run_point(dir: &Path, name: &str, rebuild: &Rebuild) -> Result<PointRecord, Error> {
     let emitted = load(dir)?;
-    let Some(point) = emitted.plan.points().into_iter().find(|p| p.name() == name) else {
+    let space = rebuild(&emitted.family, &emitted.plan)?;
+    let Some(point) = space.points().into_iter().find(|p| p.name == name) else {
         return Err(Error::BadFlag {
             flag: "<POINT>",
             value: name.to_string(),
@@ -252,7 +248,7 @@ pub fn run_point(dir: &Path, name: &str) -> Result<PointRecord, Error> {
         generator: generator(),
         format_version: FORMAT_VERSION,
         point: name.to_string(),
-        result: sweep::run_point(&emitted.plan, point),
+        result: sweep::run_point(space.as_ref(), &emitted.settings, &point),
     };
     output::write_file(&record_path(dir, name), to_json(&record).as_bytes())?;
     Ok(record)
@@ -263,8 +259,10 @@ pub struct Collected {
     /// The sweep's results, as the in-process sweep would have written them; a missing point
     /// (only with `allow_missing`) has status `missing`.
     pub results: SweepResults,
-    /// The plan (its `out` is the sweep's folder).
-    pub plan: SweepPlan,
+    /// The family's sweep space.
+    pub space: Box<dyn SweepSpace>,
+    /// The synthesis (its `out` is the sweep's folder).
+    pub settings: Settings,
     /// The points without a record.
     pub missing: Vec<String>,
 }
@@ -296,18 +294,22 @@ fn read_record(dir: &Path, name: &str) -> Result<Option<PointRecord>, Error> {
 /// the same [`sweep::results_of`] as the in-process sweep. Refuses a folder that is not an
 /// emitted sweep, and, unless `allow_missing`, a sweep with points that have no record (naming
 /// them); with `allow_missing` they are in the results with status `missing`.
-pub fn collect(dir: &Path, allow_missing: bool) -> Result<Collected, Error> {
+pub fn collect(dir: &Path, allow_missing: bool, rebuild: &Rebuild) -> Result<Collected, Error> {
     let emitted = load(dir)?;
+    let space = rebuild(&emitted.family, &emitted.plan)?;
     let mut points = Vec::new();
     let mut missing = Vec::new();
-    for point in emitted.plan.points() {
-        let name = point.name();
+    for point in space.points() {
+        let name = point.name.clone();
         match read_record(dir, &name)? {
             Some(r) => points.push(r.result),
             None => {
-                points.push(point.missing(format!(
+                points.push(PointResult::missing(
+                    &point,
+                    format!(
                     "no record {POINTS_DIR}/{name}.json: the point did not run or did not finish"
-                )));
+                ),
+                ));
                 missing.push(name);
             }
         }
@@ -325,8 +327,9 @@ pub fn collect(dir: &Path, allow_missing: bool) -> Result<Collected, Error> {
         });
     }
     Ok(Collected {
-        results: sweep::results_of(&emitted.plan, &emitted.command, points),
-        plan: emitted.plan,
+        results: sweep::results_of(space.as_ref(), &emitted.settings, &emitted.command, points),
+        space,
+        settings: emitted.settings,
         missing,
     })
 }
