@@ -36,8 +36,8 @@
 //! liberty file (copied into the block folder) gives OpenSTA its timing and `stat` its area.
 
 use super::design::SmemDesign;
-use super::wiring::{gather, or_tree, plane};
 use crate::block::Header;
+use crate::rtl::wiring::{gather, or_tree, plane};
 use crate::rtl::{Expr, Module};
 use crate::sram::OpenRamMacro;
 use std::fmt::Write;

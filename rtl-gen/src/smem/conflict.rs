@@ -10,7 +10,7 @@
 //! the pairs of lane `j` with every lower lane are one part select.
 
 use super::design::SmemDesign;
-use super::wiring::{gather, plane};
+use crate::rtl::wiring::{gather, plane};
 use crate::rtl::{Expr, Module, Signal};
 
 /// The pairs of lane `j` with lanes `0..j`: bits `[pair(j-1, j) : pair(0, j)]` (for `j > 0`).

@@ -10,8 +10,8 @@
 //!   is the address above the column (tile, then row within the tile).
 
 use super::design::{MapSpec, SmemDesign};
-use super::wiring::{bit_runs, gather};
 use crate::block::{Block, Header};
+use crate::rtl::wiring::{bit_runs, gather};
 use crate::rtl::Module;
 
 /// The sub-module that computes the bank: the hasher or the RAP converter, as that block

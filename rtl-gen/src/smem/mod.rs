@@ -4,7 +4,6 @@
 //!
 //! - [`design`]: the validated request ([`SmemDesign`]) and its map ([`MapSpec`]); the family's
 //!   [`Block`] below;
-//! - [`wiring`]: buses gathered from many parts, OR trees, and registers split into 64-bit parts;
 //! - [`map_request`]: the map as a user asks for it (`--map` and its options);
 //! - [`map`]: the per-lane map, address to (bank, row), around a hasher or RAP instance;
 //! - [`conflict`]: the pairwise comparison of an accepted access's lanes, and which lanes'
@@ -29,7 +28,6 @@ pub mod top;
 pub mod vectors;
 pub mod vortex;
 pub mod vortex_vectors;
-pub mod wiring;
 
 use crate::block::{self, Block, Header, Identity, PortFields, Stimulus};
 use crate::manifest::ManifestMacro;

@@ -20,7 +20,7 @@
 
 use super::conflict::column;
 use super::design::SmemDesign;
-use super::wiring::{self, gather};
+use crate::rtl::wiring::{self, gather};
 use crate::rtl::{Expr, Module, Signal};
 
 /// The sub-modules the top instantiates.

@@ -18,9 +18,9 @@
 //!   conflict cycles, broadcast reads).
 
 use super::design::{SmemDesign, DCR_ADDR_BITS, DCR_BASE, DCR_DATA_BITS};
-use super::wiring::{gather, popcount};
 use crate::block::Header;
 use crate::rtl::vortex_wrapper::{self, ports, Counter, LocalMem, Sizes};
+use crate::rtl::wiring::{gather, popcount};
 use crate::rtl::{Expr, Module, Signal};
 
 /// The SystemVerilog wrapper's file in the block folder.

@@ -1,18 +1,20 @@
-//! Wiring that a wide, many-lane block needs and the RTL representation leaves to its users:
-//! buses gathered from many parts in pieces that keep every line readable, wide constants, and
-//! registers split into parts of at most 64 bits (a reset literal wider than that would not fit
-//! a line).
+//! Wiring that a wide, many-lane block needs (the shared memory's, the bank-conflict
+//! counter's): buses gathered from many parts in pieces that keep every line readable, OR and
+//! sum trees, wide constants, and registers split into parts of at most 64 bits (a reset
+//! literal wider than that would not fit a line). It lives beside the emitter because it
+//! knows how long the emitter's lines are.
 
-use crate::rtl::ir::ExprKind;
-use crate::rtl::{Expr, Module, Signal};
+use super::ir::ExprKind;
+use super::layout::WIDTH;
+use super::{Expr, Module, Signal};
 use testbenches::Bits;
 
-/// The longest line the pieces of a gathered bus may take, in characters (the project's limit
-/// is 120).
-const LINE_LIMIT: usize = 110;
+/// The longest line the pieces of a gathered bus may take, in characters: ten under the
+/// emitter's [`WIDTH`].
+const LINE_LIMIT: usize = WIDTH - 10;
 
-/// The project's line limit, for lines whose length is estimated from above.
-const HARD_LIMIT: usize = 120;
+/// The emitter's line limit, for lines whose length is estimated from above.
+const HARD_LIMIT: usize = WIDTH;
 
 fn digits(v: u32) -> usize {
     v.to_string().len()
