@@ -106,6 +106,10 @@ fn bad_input_is_refused_in_one_line() {
             "--fill-words 2: the Vortex interface has no fill port",
         ),
         (
+            vec!["--interface", "vortex", "--map", "rap", "--configurable"],
+            "--configurable given with --map rap: the Vortex interface programs",
+        ),
+        (
             vec!["--interface", "vortex", "--tag-bits", "0"],
             "--tag-bits 0: out of range: allowed 1 to 64",
         ),

@@ -56,11 +56,18 @@ fn configurable_matrix_through_the_dcr_at_16_lanes_by_16_banks() {
     cosim(&d, "verilator");
 }
 
-/// Icarus: a loadable RAP table written an entry a DCR word, without the broadcast.
+/// RAP (baked) at 8 lanes x 8 banks.
 #[test]
-fn icarus_runs_a_loadable_rap_memory_without_broadcast() {
-    let d = smem_vortex((8, 8, 8, 4), "rap-load", false);
-    assert_eq!(d.name(), "smem_l8_b8_d8_rap_load_nobc_vx");
+fn rap_at_8_lanes_by_8_banks() {
+    cosim(&smem_vortex((8, 8, 8, 4), "rap", true), "verilator");
+}
+
+/// Icarus (four-state: the configuration register has no reset and is X until the vectors
+/// write it): a configurable bit-vector XOR without the broadcast.
+#[test]
+fn icarus_runs_a_configurable_memory_without_broadcast() {
+    let d = smem_vortex((8, 8, 8, 4), "bvxor-cfg", false);
+    assert_eq!(d.name(), "smem_l8_b8_d8_bvxor_cfg_nobc_vx");
     cosim(&d, "iverilog");
 }
 

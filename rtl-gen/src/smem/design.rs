@@ -47,8 +47,8 @@ pub enum Interface {
 }
 
 /// The first Vortex DCR address of the map's configuration: the DCR write to address
-/// `DCR_BASE + i` loads bits `[32 i +: 32]` of the configuration register (a loadable RAP
-/// table: entry `i`). Vortex's own DCRs end below it (`VX_DCR_BASE_STATE_END`, 0x006).
+/// `DCR_BASE + i` loads bits `[32 i +: 32]` of the configuration register. Vortex's own DCRs end
+/// below it (`VX_DCR_BASE_STATE_END`, 0x006).
 pub const DCR_BASE: u32 = 0x010;
 
 /// Bits of a Vortex DCR address and data word (`VX_DCR_ADDR_WIDTH`, `VX_DCR_DATA_WIDTH`).
@@ -115,12 +115,9 @@ pub struct VortexConfig {
     pub addr_bits: u32,
     /// The first DCR address of the configuration.
     pub dcr_base: u32,
-    /// DCR words the configuration takes (0 for a fixed map).
+    /// DCR words the configuration register takes (0 for a fixed map): word `i` is bits
+    /// `[32 i +: 32]`.
     pub dcr_words: u32,
-    /// What a DCR word loads: `configuration` (bits `[32 i +: 32]` of the register) or
-    /// `rap-entry` (entry `i` of the RAP table, in the low bits); absent for a fixed map.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dcr_layout: Option<String>,
     /// The configuration register's reset value, hex (`SmemDesign::cfg_value` of the given
     /// hash), for a configurable hash.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -290,9 +287,21 @@ impl SmemDesign {
     }
 
     /// The same memory behind the Vortex interface (`VX_local_mem`'s ports, tags of `tag_bits`
-    /// bits). Refused with fill beats of several words (the interface has no fill port) and
-    /// tags outside 1 to [`MAX_TAG_BITS`] bits.
+    /// bits). Refused with fill beats of several words (the interface has no fill port), with a
+    /// loadable RAP table (its registers are reset by Vortex's reset, which Vortex asserts after
+    /// the host's DCR writes and before every launch) and with tags outside 1 to
+    /// [`MAX_TAG_BITS`] bits.
     pub fn with_vortex(self, tag_bits: u32) -> Result<Self, Error> {
+        if self.loadable() {
+            return Err(Error::BadFlag {
+                flag: "--configurable",
+                value: "given with --map rap".into(),
+                message: "the Vortex interface programs a --configurable hash only (a RAP \
+                          table's registers are cleared by the reset Vortex asserts before \
+                          every launch): use a baked --map rap, or --map hash --configurable"
+                    .into(),
+            });
+        }
         if self.fill_words != 1 {
             return Err(Error::BadFlag {
                 flag: "--fill-words",
@@ -348,13 +357,10 @@ impl SmemDesign {
     }
 
     /// The DCR words the map's configuration takes behind the Vortex interface: the register
-    /// in 32-bit words for a configurable hash, one word per entry of a loadable RAP table, none
-    /// for a fixed map.
+    /// of a configurable hash in 32-bit words, none for a fixed map.
     pub fn dcr_words(&self) -> u32 {
         if self.configurable() {
             self.cfg_width().div_ceil(DCR_DATA_BITS)
-        } else if self.loadable() {
-            self.shape.banks()
         } else {
             0
         }
@@ -651,13 +657,6 @@ impl SmemDesign {
             addr_bits: s.addr_bits(),
             dcr_base: DCR_BASE,
             dcr_words: self.dcr_words(),
-            dcr_layout: if self.configurable() {
-                Some("configuration".into())
-            } else if self.loadable() {
-                Some("rap-entry".into())
-            } else {
-                None
-            },
             cfg_value: program.map(|v| format!("0x{}", v.to_hex())),
             cfg_fields: self.cfg_manifest_fields(),
         }
@@ -737,9 +736,8 @@ mod tests {
     }
 
     /// Behind the Vortex interface: the name ends `_vx`, the pipeline is `<name>_pipe`, the
-    /// 40-bit register of the Fig. 5 hasher takes two DCR words, a loadable RAP table one word
-    /// an entry; fill beats of several words and the broadcast off under the half-warp rule are
-    /// refused.
+    /// 40-bit register of the Fig. 5 hasher takes two DCR words; a loadable RAP table, fill beats
+    /// of several words and the broadcast off under the half-warp rule are refused.
     #[test]
     fn the_vortex_interface_and_the_broadcast_switch() {
         let shape = Shape::new(32, 32, 512, 4).unwrap();
@@ -771,7 +769,11 @@ mod tests {
         let rap = RapDesign::from_seed(LayoutKind::Rap, 8, 1, true, false).unwrap();
         let small = Shape::new(8, 8, 8, 4).unwrap();
         let d = SmemDesign::new(small, MapSpec::Rap(rap), 1, None, 32).unwrap();
-        assert_eq!(d.clone().with_vortex(1).unwrap().dcr_words(), 8);
+        let err = d.with_vortex(1).unwrap_err().to_string();
+        assert!(
+            err.starts_with("--configurable given with --map rap: "),
+            "{err}"
+        );
         let err = SmemDesign::new(small, cfg_of(small), 2, None, 32)
             .unwrap()
             .with_vortex(2)

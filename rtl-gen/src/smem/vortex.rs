@@ -10,9 +10,9 @@
 //!   its response; each reading lane shows its word and tag until its `rsp_ready_i`, and the
 //!   pipeline moves on once every reading lane has taken its own (`done_q` holds the lanes
 //!   that have). A write answers nothing.
-//! - **Configuration**: a configurable hash's register (`cfg_q`, reset to the given
-//!   configuration) is loaded 32 bits at a time by DCR writes to `DCR_BASE + i`; a loadable RAP
-//!   table an entry at a time (entry `i` at `DCR_BASE + i`).
+//! - **Configuration**: a configurable hash's register is loaded 32 bits at a time by DCR
+//!   writes to `DCR_BASE + i`; like Vortex's own DCRs it has no reset (it is written while
+//!   Vortex holds its reset, and kept through the reset of every launch).
 //! - **Counters** (`cnt_*_o`, wrapping): Vortex's `lmem_perf` (reads, writes, bank stalls,
 //!   response stalls) counted as `VX_local_mem` counts them, and ours (accesses, bank cycles,
 //!   conflict cycles, broadcast reads).
@@ -234,50 +234,31 @@ fn resize(value: &Signal, width: u32) -> Expr {
     }
 }
 
-/// The map's configuration as the pipeline takes it: the register a DCR write loads a word of
-/// (a configurable hash), the RAP table's write port (a loadable table), or nothing.
-fn configuration(module: &mut Module, design: &SmemDesign, p: &Ports, pipe: &Module) -> Inputs {
-    let mut inputs = Vec::new();
+/// The map's configuration as the pipeline takes it, for a configurable hash: one register per
+/// DCR word (`cfg_w<i>_q`, loaded by a DCR write to `DCR_BASE + i`). Like Vortex's own DCRs
+/// (`VX_dcr_data`) they have no reset: the host writes them before a launch while Vortex holds
+/// its reset, and they keep their value through the reset of every launch.
+fn configuration(module: &mut Module, design: &SmemDesign, p: &Ports) -> Inputs {
     let Some([dcr_valid, dcr_addr, dcr_data]) = &p.dcr else {
-        return inputs;
+        return Vec::new();
     };
-    let at = |k: u32| Expr::constant(u64::from(DCR_BASE + k), DCR_ADDR_BITS);
-    if design.configurable() {
-        let width = design.cfg_width();
-        let index = design
-            .software_index()
-            .unwrap_or_else(|| unreachable!("a configurable map is a hash"));
-        let d = module.wire("cfg_d", width);
-        let q = module.register_reset_to("cfg_q", d.expr(), design.cfg_value(&index));
-        for k in 0..design.dcr_words() {
-            let lsb = k * DCR_DATA_BITS;
-            let msb = (lsb + DCR_DATA_BITS).min(width) - 1;
-            let hit = dcr_valid.expr().and(dcr_addr.expr().eq(at(k)));
-            let word = Expr::mux(hit, dcr_data.slice(msb - lsb, 0), q.slice(msb, lsb));
-            module.assign_range(&d, msb, lsb, word);
-        }
-        if width < DCR_DATA_BITS {
-            module.sink_unused("dcr_data", dcr_data.slice(DCR_DATA_BITS - 1, width));
-        }
-        inputs.push(("cfg_i".to_string(), q.expr()));
-    } else {
-        let width = |name: &str| {
-            pipe.ports()
-                .iter()
-                .find(|port| port.signal().name() == name)
-                .map(|port| port.signal().width())
-                .unwrap_or_else(|| unreachable!("a loadable map has {name}"))
-        };
-        let (idx_bits, val_bits) = (width("perm_idx_i"), width("perm_val_i"));
-        let entry = module.wire_of("dcr_entry", dcr_addr.expr() - at(0));
-        let rows = Expr::constant(u64::from(design.shape().banks()), DCR_ADDR_BITS);
-        let hit = dcr_valid.expr().and(entry.expr().lt(rows));
-        inputs.push(("perm_we_i".to_string(), hit));
-        inputs.push(("perm_idx_i".to_string(), entry.slice(idx_bits - 1, 0)));
-        inputs.push(("perm_val_i".to_string(), dcr_data.slice(val_bits - 1, 0)));
-        module.sink_unused("dcr_data", dcr_data.slice(DCR_DATA_BITS - 1, val_bits));
+    let width = design.cfg_width();
+    let words: Vec<Expr> = (0..design.dcr_words())
+        .map(|k| {
+            let w = (width - k * DCR_DATA_BITS).min(DCR_DATA_BITS);
+            let at = Expr::constant(u64::from(DCR_BASE + k), DCR_ADDR_BITS);
+            let hit = dcr_valid.expr().and(dcr_addr.expr().eq(at));
+            let d = dcr_data.slice(w - 1, 0);
+            module
+                .register_unreset(&format!("cfg_w{k}_q"), d, Some(hit), None)
+                .expr()
+        })
+        .collect();
+    if width < DCR_DATA_BITS {
+        module.sink_unused("dcr_data", dcr_data.slice(DCR_DATA_BITS - 1, width));
     }
-    inputs
+    let cfg = gather(module, "cfg", words);
+    vec![("cfg_i".to_string(), cfg.expr())]
 }
 
 type Inputs = Vec<(String, Expr)>;
@@ -292,7 +273,7 @@ pub fn build(design: &SmemDesign, pipe: &Module, header: Vec<String>) -> Module 
     let mut module = Module::new(design.name()).with_header(header);
     module.add_clock();
     let p = declare(&mut module, design, tag_bits);
-    let cfg = configuration(&mut module, design, &p, pipe);
+    let cfg = configuration(&mut module, design, &p);
 
     // Gather: the valid lanes of the lowest valid lane's kind.
     let lowest = module.wire_of(

@@ -8,8 +8,9 @@
 //! `VX_stream_unpack` presents it (all its lanes at once, each lane until it is taken), with a
 //! random tag per lane, `rsp_ready` drawn per lane and cycle, and a map written through the
 //! DCR bus (a configurable hash's register a 32-bit word at a time, between two writes to
-//! addresses outside the range; a loadable RAP table an entry at a time). Then two phases of
-//! the interface's own: warps whose lanes mix reads and writes (the gather takes the lowest
+//! addresses outside the range). A configurable map's register has no reset: the vectors start
+//! by writing the given configuration, as Vortex's host does before a launch. Then two phases
+//! of the interface's own: warps whose lanes mix reads and writes (the gather takes the lowest
 //! lane's kind first: partial grants), and independent lane traffic (every lane its own queue
 //! of requests with its own gaps). Payloads of lanes that are not valid are random.
 
@@ -303,46 +304,53 @@ impl LaneScenarios<'_> {
         out
     }
 
-    /// The DCR writes of a native map write: a configuration's words between two writes to
-    /// addresses outside the range (Vortex's first DCR and the word after the range), or a RAP
-    /// table entry.
-    fn dcr_writes(&mut self, write: &MapWrite) -> Vec<DcrWrite> {
-        let port = |name: &str| {
-            write
-                .ports
-                .iter()
-                .find(|(p, _)| p == name)
-                .map(|(_, v)| v.clone())
+    /// The DCR writes of a configuration register value `value` (the model takes `map` at the
+    /// last word), between two writes to addresses outside the range (Vortex's first DCR and
+    /// the word after the range).
+    fn dcr_writes(&mut self, value: &Bits, map: Option<Map>) -> Vec<DcrWrite> {
+        let words = self.design.dcr_words();
+        let outside = |k: u32, rng: &mut ChaCha8Rng| DcrWrite {
+            addr: k,
+            data: rng.gen::<u32>().into(),
+            map: None,
         };
-        if let Some(value) = port("cfg_i") {
-            let words = self.design.dcr_words();
-            let outside = |k: u32, rng: &mut ChaCha8Rng| DcrWrite {
-                addr: k,
-                data: rng.gen::<u32>().into(),
-                map: None,
-            };
-            let mut out = vec![outside(1, &mut self.scenarios.rng)];
-            for k in 0..words {
-                let lsb = (k * DCR_DATA_BITS) as usize;
-                let width = (value.width() - lsb).min(DCR_DATA_BITS as usize);
-                out.push(DcrWrite {
-                    addr: DCR_BASE + k,
-                    data: value.field(lsb, width),
-                    map: (k + 1 == words).then(|| write.map.clone()),
-                });
-            }
-            out.push(outside(DCR_BASE + words, &mut self.scenarios.rng));
-            return out;
+        let mut out = vec![outside(1, &mut self.scenarios.rng)];
+        for k in 0..words {
+            let lsb = (k * DCR_DATA_BITS) as usize;
+            let width = (value.width() - lsb).min(DCR_DATA_BITS as usize);
+            out.push(DcrWrite {
+                addr: DCR_BASE + k,
+                data: value.field(lsb, width),
+                map: if k + 1 == words { map.clone() } else { None },
+            });
         }
-        let index = port("perm_idx_i").unwrap_or_else(|| unreachable!("a RAP entry write"));
-        let value = port("perm_val_i").unwrap_or_else(|| unreachable!("a RAP entry write"));
-        let m = value.width() as u32;
-        let high = (self.scenarios.rng.gen::<u64>() << m) & 0xffff_ffff;
-        vec![DcrWrite {
-            addr: DCR_BASE + index.field(0, index.width()) as u32,
-            data: high | value.field(0, m as usize),
-            map: Some(write.map.clone()),
-        }]
+        out.push(outside(DCR_BASE + words, &mut self.scenarios.rng));
+        out
+    }
+
+    /// The writes of a native map write through the DCR bus.
+    fn map_write(&mut self, write: &MapWrite) -> Vec<DcrWrite> {
+        let (_, value) = write
+            .ports
+            .iter()
+            .find(|(p, _)| p == "cfg_i")
+            .unwrap_or_else(|| unreachable!("a configurable hash's write"));
+        self.dcr_writes(&value.clone(), Some(write.map.clone()))
+    }
+
+    /// The phase that programs the given configuration (the register has no reset), for a
+    /// configurable map.
+    fn program(&mut self) -> Option<LanePhase> {
+        let index = self
+            .design
+            .software_index()
+            .filter(|_| self.design.configurable())?;
+        let value = self.design.cfg_value(&index);
+        Some(LanePhase {
+            traffic: Traffic::Warps(Vec::new()),
+            ready: 1.0,
+            dcr: self.dcr_writes(&value, None),
+        })
     }
 
     /// A native phase as warps of lane requests, with its map writes through the DCR bus
@@ -351,7 +359,7 @@ impl LaneScenarios<'_> {
         let dcr: Vec<DcrWrite> = phase
             .map_writes
             .iter()
-            .flat_map(|w| self.dcr_writes(w))
+            .flat_map(|w| self.map_write(w))
             .collect();
         let mut warps: Vec<(u32, Vec<Option<Request>>)> = phase
             .warp
@@ -451,10 +459,8 @@ pub fn vectors(design: &SmemDesign, harness: &Harness, plan: &SmemPlan) -> (Vec<
     let mut scenarios = Scenarios::new(design, plan.seed);
     let native = scenarios.phases(plan.random);
     let mut lane_scenarios = LaneScenarios { design, scenarios };
-    let mut phases: Vec<LanePhase> = native
-        .into_iter()
-        .map(|p| lane_scenarios.convert(p))
-        .collect();
+    let mut phases: Vec<LanePhase> = lane_scenarios.program().into_iter().collect();
+    phases.extend(native.into_iter().map(|p| lane_scenarios.convert(p)));
     phases.push(lane_scenarios.mixed_kinds(12));
     phases.push(lane_scenarios.independent(6));
     let mut summary = Summary::default();
