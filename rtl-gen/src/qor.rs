@@ -140,12 +140,14 @@ impl BlockSynth {
         }
         for t in &r.closure {
             lines.push(format!(
-                "closure: {} (ABC {} dc2, map -D {}): {:.1} um2, {:.1} ps{}",
+                "closure: {} (ABC {} dc2, map -D {}): {:.1} um2, ABC {:.1} ps, OpenSTA period \
+                 {:.1} ps{}",
                 t.variant,
                 if t.dc2 { "with" } else { "without" },
                 t.abc_target_ps,
                 t.area_um2,
                 t.delay_ps,
+                t.min_period_ps,
                 if t.kept { ", kept" } else { "" }
             ));
         }

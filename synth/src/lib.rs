@@ -35,6 +35,7 @@
 //! prints reports for a terminal. Paths with spaces work for Yosys commands but not for ABC's own
 //! `read_lib`/`source`, so keep liberty files and work folders free of spaces.
 
+mod abc_constr;
 mod check;
 pub mod closure;
 mod equiv;

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::abc_constr;
 use crate::closure::{self, ClosureTry};
 use crate::error::Error;
 use crate::latches;
@@ -37,7 +38,7 @@ const NETLIST_VERILOG: &str = "netlist.v";
 pub const CLOSURE_DIR: &str = "closure";
 /// Outputs of an earlier run that must not be mistaken for this run's (`netlist.json` is an
 /// older version's).
-const OUTPUTS: [&str; 14] = [
+const OUTPUTS: [&str; 15] = [
     LOG_FILE,
     REPORT_FILE,
     STAT_PRE_FILE,
@@ -52,6 +53,7 @@ const OUTPUTS: [&str; 14] = [
     opensta::SCRIPT_FILE,
     opensta::REPORT_FILE,
     opensta::LOG_FILE,
+    abc_constr::CONSTR_FILE,
 ];
 
 /// Runs the generic flow (no liberty) or the default liberty flow on `req` and returns the
@@ -271,12 +273,18 @@ fn synthesize_once(req: &SynthRequest, timing: &Timing, dc2: bool) -> Result<Syn
         .collect::<Result<Vec<_>, _>>()?;
     let macro_plain: Vec<PathBuf> = macros.iter().map(|m| m.plain.clone()).collect();
     let yosys = tool::find_yosys()?;
-    if let Some(l) = &lib {
-        let text = std::fs::read_to_string(&l.plain).map_err(|e| Error::Liberty {
-            path: l.given.clone(),
-            reason: e.to_string(),
-        })?;
-        let map = latches::techmap(&text).map_err(|reason| Error::Liberty {
+    // The liberty working copy's text: the latch map, and ABC's boundary constraints.
+    let lib_text = match &lib {
+        Some(l) => Some(
+            std::fs::read_to_string(&l.plain).map_err(|e| Error::Liberty {
+                path: l.given.clone(),
+                reason: e.to_string(),
+            })?,
+        ),
+        None => None,
+    };
+    if let (Some(l), Some(text)) = (&lib, &lib_text) {
+        let map = latches::techmap(text).map_err(|reason| Error::Liberty {
             path: l.given.clone(),
             reason,
         })?;
@@ -291,7 +299,22 @@ fn synthesize_once(req: &SynthRequest, timing: &Timing, dc2: bool) -> Result<Syn
         }
         (Some(l), Some(target)) => {
             write(&work.join(script::ABC_FILE), script::LIBERTY_ABC)?;
-            let abc = script::timing_abc(target, dc2);
+            // ABC buffers and sizes with the wire-load model OpenSTA times with.
+            let constr = match timing.wire_load {
+                WireLoad::None => None,
+                WireLoad::Library | WireLoad::Model(_) => {
+                    let text = lib_text.as_deref().unwrap_or_default();
+                    let constr =
+                        abc_constr::constraints(text).map_err(|reason| Error::Liberty {
+                            path: l.given.clone(),
+                            reason,
+                        })?;
+                    let path = work.join(abc_constr::CONSTR_FILE);
+                    write(&path, &constr)?;
+                    Some(path)
+                }
+            };
+            let abc = script::timing_abc(target, dc2, constr.as_deref());
             write(&work.join(script::TIMING_ABC_FILE), &abc)?;
             let cone = script::static_cone(&timing.static_inputs, &l.plain);
             script::timing(

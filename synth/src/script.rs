@@ -127,18 +127,31 @@ pub fn timing(
 }
 
 /// Fills the timing-driven ABC script with the target in ps; without `dc2` its `dc2` line is
-/// left out (a variant of timing closure, see [`crate::closure`]), the rest unchanged.
-pub fn timing_abc(target_ps: f64, dc2: bool) -> String {
-    TIMING_ABC
-        .lines()
-        .filter(|line| dc2 || line.trim() != "dc2")
-        .map(|line| {
-            format!(
-                "{}\n",
-                line.replace("{{TARGET_PS}}", &format!("{target_ps}"))
-            )
-        })
-        .collect()
+/// left out (a variant of timing closure, see [`crate::closure`]), the rest unchanged. With
+/// `constr` (the boundary constraints of [`crate::abc_constr`], for a flow that OpenSTA times
+/// with a wire-load model) ABC reads them first, and buffers, sizes and times with the
+/// library's wire-load model (`-c`).
+pub fn timing_abc(target_ps: f64, dc2: bool, constr: Option<&Path>) -> String {
+    let mut out = String::new();
+    if let Some(c) = constr {
+        out.push_str(&format!("read_constr -v {}\n", c.display()));
+    }
+    for line in TIMING_ABC.lines() {
+        if !dc2 && line.trim() == "dc2" {
+            continue;
+        }
+        let line = line.replace("{{TARGET_PS}}", &format!("{target_ps}"));
+        let line = match (constr.is_some(), line.split_once(' ')) {
+            (true, Some((cmd @ ("upsize" | "dnsize" | "stime"), rest))) => {
+                format!("{cmd} -c {rest}")
+            }
+            (true, None) if line == "buffer" => "buffer -c".to_string(),
+            _ => line,
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -192,16 +205,30 @@ mod tests {
         let at: Vec<usize> = order.iter().map(|s| t.find(s).unwrap()).collect();
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
         assert_eq!(static_cone(&[], lib), "");
-        let abc = timing_abc(150.0, true);
+        let abc = timing_abc(150.0, true, None);
         assert!(abc.contains("map -D 150\ntopo\nbuffer\n") && abc.contains("upsize -D 150\n"));
         assert!(abc.contains("dnsize -D 150\n") && abc.contains("\nbuffer\n"));
         assert!(abc.contains("\nscorr\ndc2\ndretime\n"));
-        assert_eq!(timing_abc(137.5, true).matches("137.5").count(), 3);
+        assert_eq!(timing_abc(137.5, true, None).matches("137.5").count(), 3);
         // Without dc2: only that line goes.
         assert_eq!(
-            timing_abc(150.0, false),
+            timing_abc(150.0, false, None),
             abc.replace("\ndc2\n", "\n"),
             "{abc}"
         );
+        // With the wire-load model: the constraints first, then -c on buffering, sizing, timing.
+        let wired = timing_abc(150.0, true, Some(Path::new("/w/abc.constr")));
+        assert!(
+            wired.starts_with("read_constr -v /w/abc.constr\n"),
+            "{wired}"
+        );
+        for line in [
+            "buffer -c\n",
+            "upsize -c -D 150\n",
+            "dnsize -c -D 150\n",
+            "stime -c -p\n",
+        ] {
+            assert!(wired.contains(line), "{line}: {wired}");
+        }
     }
 }

@@ -501,11 +501,15 @@ fn timing_driven_flow_maps_static_logic_apart() {
         ys.contains("submod -name static_cone @static_logic"),
         "{ys}"
     );
+    // ABC sizes with the wire-load model OpenSTA times with (the library's), and its
+    // boundary constraints: the library's smallest buffer drives and loads.
     let abc = std::fs::read_to_string(work.join("timing.abc")).unwrap();
     assert!(
-        abc.contains("map -D 100\n") && abc.contains("upsize -D 100\n"),
+        abc.contains("map -D 100\n") && abc.contains("upsize -c -D 100\n"),
         "{abc}"
     );
+    let constr = std::fs::read_to_string(work.join("abc.constr")).unwrap();
+    assert!(constr.starts_with("set_driving_cell BUF_X1\nset_load "), "{constr}");
     // ABC mapped the select's XOR on its own (the static cone: one two-input XOR or XNOR)...
     let cone = std::fs::read_to_string(work.join("abc_static.txt")).unwrap();
     assert!(
