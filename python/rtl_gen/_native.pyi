@@ -1,5 +1,6 @@
 """Type stubs of rtl_gen's extension module (the Rust models through PyO3)."""
 
+import os
 from typing import Optional, Sequence, Union, overload
 
 import numpy as np
@@ -85,7 +86,8 @@ def ideal_wavefronts(offsets: Accesses, width: int = 4, instruction: str = "load
 Tile = Union[str, tuple[int, int]]
 AccessNames = Union[str, Sequence[str]]
 VecBytes = Union[int, Sequence[int]]
-Trace = Optional[Union[str, Sequence[Sequence[int]], npt.NDArray[np.integer]]]
+TraceInput = Union[str, "os.PathLike[str]", Sequence[Sequence[int]], npt.NDArray[np.integer]]
+Trace = Optional[TraceInput]
 
 class Layout:
     """A tile's layout in shared memory as a GF(2) matrix on byte offsets; any form
@@ -241,3 +243,131 @@ class SharedMemory:
     def idle(self) -> bool: ...
     def read(self, address: int) -> int:
         """The word at a word address now."""
+
+Index = Union[int, Sequence[int], Sequence[Sequence[int]], npt.NDArray[np.integer]]
+Names = Union[str, Sequence[str]]
+
+class RapLayout:
+    """A matrix (3P: a ``w**4`` array) spread over ``w`` banks by row shifts: RAW, RAS, RAP or 3P,
+    the converter ``rtl-gen rap`` generates for the same arguments."""
+
+    def __init__(
+        self,
+        kind: str = "rap",
+        banks: Optional[int] = None,
+        *,
+        seed: Optional[int] = None,
+        perm: Optional[Sequence[int]] = None,
+        shifts: Optional[Sequence[int]] = None,
+        wide: bool = False,
+    ) -> None: ...
+    @property
+    def kind(self) -> str:
+        """``raw``, ``ras``, ``rap`` or ``3p``."""
+    @property
+    def w(self) -> int:
+        """Banks, threads per warp and the extent of every index."""
+    @property
+    def dims(self) -> int:
+        """2 (``row``, ``col``) or 4 for 3P (``i``, ``j``, ``k``, ``l``)."""
+    @property
+    def seed(self) -> Optional[int]: ...
+    @property
+    def wide(self) -> bool: ...
+    @property
+    def tables(self) -> dict[str, list[int]]:
+        """``{"shift": [...]}``, or for 3P ``{"r": ..., "s": ..., "t": ...}``."""
+    def packed_words(self) -> dict[str, list[int]]:
+        """Each table packed into 32-bit words as the paper's Fig. 7 packs it."""
+    @overload
+    def bank(self, *index: int) -> int: ...
+    @overload
+    def bank(self, *index: Index) -> npt.NDArray[np.uint64]:
+        """The bank of each element, the indices broadcast together."""
+    @overload
+    def address(self, *index: int) -> int: ...
+    @overload
+    def address(self, *index: Index) -> npt.NDArray[np.uint64]:
+        """The address of each element, the indices broadcast together."""
+    def congestion(self, *index: Index) -> Union[int, npt.NDArray[np.uint32]]:
+        """The DMM congestion of each warp access (one a row) under this layout."""
+
+class CongestionCell:
+    """One cell of a congestion table and its results."""
+
+    dims: int
+    w: int
+    scheme: str
+    pattern: str
+    trials: int
+    seed: int
+    mean: float
+    max: int
+    min: int
+    histogram: npt.NDArray[np.uint64]
+    paper: Optional[float]
+
+class CongestionTable:
+    """The results of :func:`simulate_congestion`."""
+
+    @property
+    def cells(self) -> list[CongestionCell]: ...
+    def table(self, compare_paper: bool = False) -> str:
+        """The text table ``rtl-gen congestion`` prints (``--compare-paper``: with the paper's)."""
+    def to_json(self) -> str:
+        """The document ``rtl-gen congestion --json`` prints."""
+    def plot_svg(self) -> str:
+        """The SVG plot ``rtl-gen congestion --plot`` draws."""
+    def __len__(self) -> int: ...
+
+def simulate_congestion(
+    dims: int = 2,
+    banks: Optional[Union[int, Sequence[int]]] = None,
+    kinds: Optional[Names] = None,
+    patterns: Optional[Names] = None,
+    trials: int = 100_000,
+    seed: int = 1,
+) -> CongestionTable:
+    """The RAP paper's congestion simulator (Tables II and IV), as ``rtl-gen congestion`` runs it."""
+
+class SearchResult:
+    """One family's best configuration under one heuristic."""
+
+    kind: str
+    heuristic: str
+    hasher: Hasher
+    replays: int
+    mean_congestion: float
+    removed_percent: float
+
+class SearchReport:
+    """What a search of one trace found (``rtl-gen search``'s report)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def results(self) -> list[SearchResult]: ...
+    @property
+    def best(self) -> Optional[SearchResult]: ...
+    @property
+    def warp_accesses(self) -> int: ...
+    @property
+    def distinct_accesses(self) -> int: ...
+    @property
+    def before(self) -> tuple[int, float]:
+        """``(replays, mean congestion)`` under modulo."""
+    @property
+    def lower_bound(self) -> tuple[int, float]:
+        """``(replays, mean congestion)`` no hash can beat."""
+    def to_json(self) -> str:
+        """The report as ``rtl-gen search --json`` prints it."""
+
+def search(
+    trace: TraceInput,
+    addr_bits: int = 14,
+    banks: int = 32,
+    kinds: Optional[Names] = None,
+    heuristic: str = "all",
+    warp_size: int = 32,
+) -> SearchReport:
+    """The best configuration of each hash family for a trace, as ``rtl-gen search`` finds it."""

@@ -5,7 +5,7 @@ use crate::error::refuse;
 use numpy::{PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{IntoPyDict, PyInt};
+use pyo3::types::{IntoPyDict, PyInt, PyString, PyTuple};
 use rayon::prelude::*;
 
 /// Elements per unit of parallel work.
@@ -89,6 +89,20 @@ pub fn map_u64<'py>(
         });
     }
     Ok(output.into_any())
+}
+
+/// Names given as a list or as one comma-separated string (`"rows,cols"`).
+pub fn name_list(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(s
+            .to_string()
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect());
+    }
+    obj.extract()
 }
 
 /// Warp accesses: a 2-D array, one warp access a row (thread 0 first), or one 1-D access, with
@@ -242,4 +256,106 @@ impl<'py> Warps<'py> {
 /// Warp accesses per unit of parallel work: about [`CHUNK`] addresses.
 fn min_len(threads: usize) -> usize {
     (CHUNK / threads.max(1)).max(1)
+}
+
+/// Index arrays broadcast together by NumPy's rules (`numpy.broadcast_arrays`), each converted
+/// as [`u64_array`] does, and answered elementwise.
+pub struct Broadcast<'py> {
+    arrays: Vec<PyReadonlyArrayDyn<'py, u64>>,
+    names: Vec<String>,
+    shape: Vec<usize>,
+    /// Whether every argument was one int (the answer is then one int).
+    scalar: bool,
+}
+
+impl<'py> Broadcast<'py> {
+    /// Reads `objs`, named `names` in refusals, and broadcasts them to one shape.
+    pub fn read(objs: &[Bound<'py, PyAny>], names: &[&str]) -> PyResult<Self> {
+        let py = objs
+            .first()
+            .map(Bound::py)
+            .ok_or_else(|| refuse("no index given"))?;
+        let scalar = objs.iter().all(|o| o.is_instance_of::<PyInt>());
+        let converted = objs
+            .iter()
+            .zip(names)
+            .map(|(o, n)| u64_array(o, n))
+            .collect::<PyResult<Vec<_>>>()?;
+        let np = py.import("numpy")?;
+        let broadcast = np
+            .call_method1("broadcast_arrays", PyTuple::new(py, &converted)?)
+            .map_err(|e| {
+                refuse(format!(
+                    "{}: the shapes do not broadcast together: {}",
+                    names.join(", "),
+                    e.value(py)
+                ))
+            })?;
+        let kwargs = [("dtype", np.getattr("uint64")?)].into_py_dict(py)?;
+        let arrays = broadcast
+            .try_iter()?
+            .map(|a| {
+                let a = np.call_method("ascontiguousarray", (a?,), Some(&kwargs))?;
+                Ok(a.cast_into::<PyArrayDyn<u64>>()?.readonly())
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let shape = arrays
+            .first()
+            .map(|a| a.shape().to_vec())
+            .unwrap_or_default();
+        Ok(Self {
+            arrays,
+            names: names.iter().map(|n| n.to_string()).collect(),
+            shape,
+            scalar,
+        })
+    }
+
+    /// Refuses any index at or above `bound`, naming its argument and what is allowed.
+    pub fn check_below(&self, py: Python<'py>, bound: u64) -> PyResult<()> {
+        for (array, name) in self.arrays.iter().zip(&self.names) {
+            let values = array.as_slice()?;
+            if let Some(v) = py.detach(|| values.par_iter().copied().find_first(|&v| v >= bound)) {
+                return Err(refuse(format!(
+                    "{name}: {v} is out of range: allowed 0 to {}",
+                    bound.saturating_sub(1)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// `f` of each element's indices (one from each array, in argument order): one int when
+    /// every argument was an int, else a `uint64` array of the broadcast shape; computed in
+    /// parallel chunks with the GIL released.
+    pub fn map(
+        &self,
+        py: Python<'py>,
+        f: impl Fn(&[u64]) -> u64 + Sync,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let inputs = self
+            .arrays
+            .iter()
+            .map(|a| a.as_slice())
+            .collect::<Result<Vec<_>, _>>()?;
+        let len = inputs.first().map_or(0, |a| a.len());
+        let mut out = vec![0u64; len];
+        py.detach(|| {
+            out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, d)| {
+                let mut index = vec![0u64; inputs.len()];
+                for (k, o) in d.iter_mut().enumerate() {
+                    let i = c * CHUNK + k;
+                    for (x, a) in index.iter_mut().zip(&inputs) {
+                        *x = a[i];
+                    }
+                    *o = f(&index);
+                }
+            })
+        });
+        if self.scalar {
+            return Ok(PyInt::new(py, out[0]).into_any());
+        }
+        let flat = numpy::PyArray1::from_vec(py, out);
+        Ok(flat.reshape(self.shape.clone())?.into_any())
+    }
 }

@@ -18,3 +18,10 @@ create_exception!(
 pub fn refuse(message: impl Display) -> PyErr {
     RtlGenError::new_err(message.to_string())
 }
+
+/// The exception for rtl-gen's error `e` raised by a function whose parameters are the CLI's
+/// `flags`: a model's out-of-range value is named by its flag, as the CLI names it for the same
+/// arguments (`--banks 1: out of range: ...`; [`rtl_gen::Error::message_given`]).
+pub fn refuse_flags(e: impl Into<rtl_gen::Error>, flags: &[&str]) -> PyErr {
+    refuse(e.into().message_given(|flag| flags.contains(&flag)))
+}

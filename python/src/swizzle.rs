@@ -5,20 +5,16 @@
 use crate::array::map_u64;
 use crate::error::refuse;
 use crate::hash::Hasher;
-use models::search::{Access, Trace};
 use models::swizzle::export::{bank_of_element, forms, hash_config, Family};
 use models::swizzle::search::{best_layout as search_best, SearchResult};
 use models::swizzle::wavefront::{physical, set_cost, warp_wavefronts, Instruction};
 use models::swizzle::{
     AccessKind, AccessSet, AddressMap, Layout as Form, SetCost, Tile, TileShape,
 };
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use rtl_gen::swizzle::{self as report, access_sets, check_whole, parse_layout};
-
-/// The most warp accesses of a trace given as an array.
-const MAX_TRACE_WARPS: usize = 1 << 24;
 
 /// A layout of a tile in shared memory: where each byte of the row-major tile lies, as an
 /// invertible GF(2) matrix on the byte-offset bits.
@@ -97,7 +93,7 @@ fn sets(
 ) -> PyResult<Vec<AccessSet>> {
     let names: Vec<String> = match access {
         None => vec!["rows".into(), "cols".into()],
-        Some(a) => names(a)?,
+        Some(a) => crate::array::name_list(a)?,
     };
     let kinds = names
         .iter()
@@ -122,60 +118,12 @@ fn sets(
     }
     let traces = match trace {
         None => vec![],
-        Some(t) => vec![("trace".to_string(), trace_of(t, tile)?)],
+        Some(t) => vec![(
+            "trace".to_string(),
+            crate::trace::read(t, tile.element_bits(), 32)?.1,
+        )],
     };
     access_sets(&kinds, &widths, &traces, tile).map_err(refuse)
-}
-
-/// Access names given as a list or as `"rows,cols"`.
-fn names(access: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    if let Ok(s) = access.cast::<PyString>() {
-        return Ok(s
-            .to_string()
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-            .collect());
-    }
-    access.extract()
-}
-
-/// A trace given as text (docs/TRACE_FORMAT.md) or as an array of element offsets.
-fn trace_of(obj: &Bound<'_, PyAny>, tile: &Tile) -> PyResult<Trace> {
-    if let Ok(text) = obj.cast::<PyString>() {
-        return Trace::parse(&text.to_string(), tile.element_bits(), 32)
-            .map_err(|e| refuse(format!("trace: {e}")));
-    }
-    let array = crate::array::u64_array(obj, "trace")?;
-    let array = array.readonly();
-    let shape = array.shape().to_vec();
-    let (rows, threads) = match shape.as_slice() {
-        [t] => (1, *t),
-        [r, t] => (*r, *t),
-        _ => {
-            return Err(refuse(
-                "trace: give one warp access (1-D) or one a row (2-D)",
-            ))
-        }
-    };
-    if threads == 0 || threads > 32 || rows == 0 || rows > MAX_TRACE_WARPS {
-        return Err(refuse(format!(
-            "trace: {rows} warp accesses of {threads} threads: 1 to {MAX_TRACE_WARPS} accesses of \
-             1 to 32 threads"
-        )));
-    }
-    let values = array.as_slice()?;
-    Ok(Trace {
-        accesses: values
-            .chunks(threads)
-            .enumerate()
-            .map(|(i, a)| Access {
-                label: format!("warp[{i}]"),
-                addresses: a.to_vec(),
-            })
-            .collect(),
-    })
 }
 
 /// One access set's wavefronts under a layout: the totals of ``rtl-gen swizzle check`` and

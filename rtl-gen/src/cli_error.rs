@@ -51,31 +51,14 @@ pub fn error_line(message: &str) -> String {
     printable(&line)
 }
 
-/// The message of rtl-gen's error `e` for a run given `args`: a model's out-of-range value is
-/// named by the flag that gave it (`--banks 3: out of range: ...`) when the command line has
-/// that flag, by its key otherwise (a `--config` file's `banks = 3 ...`).
+/// The message of rtl-gen's error `e` for a run given `args`
+/// ([`rtl_gen::Error::message_given`]: a model's out-of-range value named by its flag when
+/// `args` has that flag).
 pub fn message(e: &rtl_gen::Error, args: &[String]) -> String {
-    if let rtl_gen::Error::Model(models::Error::OutOfRange {
-        name,
-        value,
-        allowed,
-    }) = e
-    {
-        let own = format!("--{}", name.replace('_', "-"));
-        // A model's `w` is the bank count, `--banks` on the command line (`--w` before).
-        let flags: Vec<&str> = match name.as_str() {
-            "w" => vec!["--banks", &own],
-            _ => vec![&own],
-        };
-        let given = flags.into_iter().find(|flag| {
-            args.iter()
-                .any(|a| a == flag || a.strip_prefix(flag).is_some_and(|v| v.starts_with('=')))
-        });
-        if let Some(flag) = given {
-            return format!("{flag} {value}: out of range: allowed {allowed}");
-        }
-    }
-    e.to_string()
+    e.message_given(|flag| {
+        args.iter()
+            .any(|a| a == flag || a.strip_prefix(flag).is_some_and(|v| v.starts_with('=')))
+    })
 }
 
 /// A command-line error as one line, or `None` for help and version output (printed by clap

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use models::rap::{paper, simulate, Cell, Pattern, Scheme};
+use models::rap::{simulate, Cell, Pattern, Scheme};
 use rtl_gen::limits;
 use rtl_gen::rap::congestion;
 use rtl_gen::Error;
@@ -67,76 +67,22 @@ pub struct CongestionArgs {
     output: crate::output_args::OutputArgs,
 }
 
-fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
-    Error::BadFlag {
-        flag,
-        value: value.into(),
-        message: message.into(),
-    }
-}
-
 impl CongestionArgs {
     fn cells(&self) -> Result<Vec<Cell>, Error> {
-        let dims = self.dims;
-        let ws = self.banks.clone().unwrap_or_else(|| {
-            if dims == 4 {
-                vec![32]
-            } else {
-                paper::TABLE_II_W.to_vec()
-            }
-        });
-        let schemes: Vec<Scheme> = match &self.kinds {
-            Some(list) => list.clone(),
-            None if dims == 4 => Scheme::TABLE_IV.to_vec(),
-            None => Scheme::TABLE_II.to_vec(),
-        };
-        let patterns: Vec<Pattern> = match &self.pattern {
-            Some(names) => names
-                .iter()
-                .map(|name| Pattern::parse_for(name, dims))
-                .collect::<Result<_, _>>()?,
-            None if dims == 4 => Pattern::TABLE_IV.to_vec(),
-            None => Pattern::TABLE_II.to_vec(),
-        };
-        let mut cells = Vec::new();
-        for &scheme in &schemes {
-            for &pattern in &patterns {
-                for &w in &ws {
-                    cells.push(Cell::new(dims, w, scheme, pattern)?);
-                }
-            }
-        }
-        Ok(cells)
+        congestion::cells(
+            self.dims,
+            self.banks.as_deref(),
+            self.kinds.as_deref(),
+            self.pattern.as_deref(),
+        )
     }
 }
 
 /// Runs `rtl-gen congestion`.
 pub fn run(args: CongestionArgs) -> Result<ExitCode, Error> {
     args.output.apply();
-    if args.trials == 0 {
-        return Err(bad("--trials", "0", "at least one trial per cell"));
-    }
-    limits::check(
-        "--trials",
-        args.trials,
-        limits::MAX_TRIALS,
-        "trials per cell",
-    )?;
     let cells = args.cells()?;
-    let work = limits::congestion_work(args.trials, args.dims, cells.iter().map(|c| c.shape.w()))
-        .unwrap_or(u64::MAX);
-    if work > limits::MAX_CONGESTION_WORK {
-        return Err(bad(
-            "--trials",
-            &args.trials.to_string(),
-            format!(
-                "{} cells of this size need {work} units of work, at most {} (about 10 minutes); \
-                 use fewer --trials, fewer --banks or fewer cells (docs/LIMITS.md)",
-                cells.len(),
-                limits::MAX_CONGESTION_WORK
-            ),
-        ));
-    }
+    limits::check_congestion_run(args.trials, args.dims, &cells)?;
     if let Some(path) = &args.plot {
         rtl_gen::output::OutputFolder::check_files([path.as_path()])?;
     }

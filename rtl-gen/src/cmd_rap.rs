@@ -1,9 +1,8 @@
 //! `rtl-gen rap`: generate a RAP (or RAS) address converter block.
 
-use clap::{Args, ValueEnum};
-use models::config::parse_u64;
-use models::rap::{LayoutKind, Permutation};
+use clap::Args;
 use rtl_gen::limits;
+use rtl_gen::rap::design::{RapKind, TableRequest};
 use rtl_gen::rap::vectors::VectorPlan;
 use rtl_gen::rap::{RapDesign, Storage};
 use rtl_gen::Error;
@@ -97,46 +96,6 @@ pub struct RapArgs {
     output: crate::output_args::OutputArgs,
 }
 
-fn bad(flag: &'static str, value: String, message: impl Into<String>) -> Error {
-    Error::BadFlag {
-        flag,
-        value,
-        message: message.into(),
-    }
-}
-
-/// Parses a comma-separated list of numbers, naming the first that is not one.
-fn numbers(flag: &'static str, list: &[String]) -> Result<Vec<u64>, Error> {
-    list.iter()
-        .map(|x| parse_u64(x).map_err(|e| bad(flag, list.join(","), e)))
-        .collect()
-}
-
-/// The `w` of a given list, checked against `--banks`.
-fn list_w(flag: &'static str, list: &[String], w: Option<u32>) -> Result<u32, Error> {
-    let len = list.len() as u32;
-    match w {
-        Some(w) if w != len => Err(bad(
-            flag,
-            list.join(","),
-            format!("{len} entries but --banks is {w}: give one entry per row"),
-        )),
-        _ => Ok(len),
-    }
-}
-
-/// `--kind`: the converters `rtl-gen rap` generates.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum RapKind {
-    /// The shifts are a permutation of 0..w-1 (rows and columns conflict-free).
-    Rap,
-    /// Independent random shifts.
-    Ras,
-    /// Three permutations over a w^4 array (section VII).
-    #[value(name = "3p")]
-    ThreeP,
-}
-
 impl RapArgs {
     /// `--kind`, or what the old `--ras` and `--dims 4` said.
     fn kind(&self) -> RapKind {
@@ -167,87 +126,17 @@ impl RapArgs {
         }
     }
 
+    /// The tables these flags ask for.
     fn tables(&self, loadable: bool) -> Result<RapDesign, Error> {
-        let kind = self.kind();
-        if kind == RapKind::ThreeP {
-            if self.wide || self.perm.is_some() || self.shifts.is_some() {
-                return Err(bad(
-                    "--kind",
-                    "3p".into(),
-                    "the 3P converter draws its three permutations from --rap-seed: --wide, \
-                     --perm and --shifts are for rap and ras",
-                ));
-            }
-            return RapDesign::three_p_from_seed(
-                self.banks.unwrap_or(32),
-                self.rap_seed.unwrap_or(1),
-                loadable,
-                self.pipeline,
-            );
+        TableRequest {
+            kind: self.kind(),
+            banks: self.banks,
+            rap_seed: self.rap_seed,
+            perm: self.perm.clone(),
+            shifts: self.shifts.clone(),
+            wide: self.wide,
         }
-        if kind == RapKind::Ras && (self.perm.is_some() || self.wide) {
-            return Err(bad(
-                "--kind",
-                "ras".into(),
-                "independent shifts: --perm and --wide are for rap (give the shifts with \
-                 --shifts)",
-            ));
-        }
-        if kind == RapKind::Rap && self.shifts.is_some() {
-            return Err(bad(
-                "--shifts",
-                self.shifts
-                    .iter()
-                    .flatten()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(","),
-                "the shifts of --kind ras (give a rap permutation with --perm)",
-            ));
-        }
-        if let Some(list) = &self.perm {
-            let w = list_w("--perm", list, self.banks)?;
-            let values = numbers("--perm", list)?;
-            let perm = Permutation::new(w, &values)
-                .map_err(|e| bad("--perm", list.join(","), e.to_string()))?;
-            return if self.wide {
-                RapDesign::rap_wide(&perm, loadable, self.pipeline)
-            } else {
-                RapDesign::rap(&perm, loadable, self.pipeline)
-            };
-        }
-        if let Some(list) = &self.shifts {
-            let w = list_w("--shifts", list, self.banks)?;
-            let values = numbers("--shifts", list)?;
-            if let Some(v) = values.iter().find(|&&v| v >= u64::from(w)) {
-                return Err(bad(
-                    "--shifts",
-                    list.join(","),
-                    format!(
-                        "{v} is out of range: each shift is 0 to {}",
-                        w.saturating_sub(1)
-                    ),
-                ));
-            }
-            return RapDesign::ras(
-                values.into_iter().map(|v| v as u32).collect(),
-                loadable,
-                self.pipeline,
-            );
-        }
-        let kind = if kind == RapKind::Ras {
-            LayoutKind::Ras
-        } else {
-            LayoutKind::Rap
-        };
-        RapDesign::drawn(
-            kind,
-            self.banks.unwrap_or(32),
-            self.rap_seed.unwrap_or(1),
-            self.wide,
-            loadable,
-            self.pipeline,
-        )
+        .design(loadable, self.pipeline)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::cli::{named_or_all, OrAll};
 use clap::Args;
-use models::search::{plan, Heuristic, Report, Trace};
+use models::search::{Heuristic, Report, Trace};
 use models::{Geometry, HashKind};
 use rtl_gen::hash::{search, search_report};
 use rtl_gen::output::Staging;
@@ -77,26 +77,6 @@ fn bad(flag: &'static str, value: &str, message: impl Into<String>) -> Error {
     }
 }
 
-/// The (family, heuristic) pairs of `kinds` under `heuristic` (`None`: every one that applies);
-/// refused (by the model, naming the pairs allowed) when none applies.
-fn search_plan(
-    kinds: &[HashKind],
-    heuristic: Option<Heuristic>,
-) -> Result<Vec<(HashKind, Heuristic)>, Error> {
-    if kinds.len() == HashKind::ALL.len() {
-        return Ok(plan(None, heuristic)?);
-    }
-    let pairs: Vec<(HashKind, Heuristic)> = kinds
-        .iter()
-        .filter_map(|&k| plan(Some(k), heuristic).ok())
-        .flatten()
-        .collect();
-    match kinds.first() {
-        Some(&first) if pairs.is_empty() => Ok(plan(Some(first), heuristic)?),
-        _ => Ok(pairs),
-    }
-}
-
 /// Runs `rtl-gen search`.
 pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     args.output.apply();
@@ -104,7 +84,7 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
     if args.warp_size == 0 {
         return Err(bad("--warp-size", "0", "at least one thread"));
     }
-    let plan = search_plan(
+    let plan = search::plan_for(
         &OrAll::expand(&args.kinds, &HashKind::ALL),
         args.heuristic.one(),
     )?;
@@ -120,11 +100,7 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, Error> {
         &traces,
         geometry,
         &plan,
-        &search::SearchSizeFlag {
-            flag: "--addr-bits",
-            value: args.addr_bits.to_string(),
-            remedy: "restrict --kinds or --heuristic, or lower --addr-bits or --banks",
-        },
+        &search::SearchSizeFlag::addr_bits(args.addr_bits),
     )?;
     let several = traces.len() > 1;
     let destinations: Vec<(PathBuf, String)> = traces

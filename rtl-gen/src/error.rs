@@ -131,6 +131,30 @@ impl Error {
         let path = path.into();
         move |source| Error::Io { path, source }
     }
+
+    /// The message of this error for a run given the flags `given` says were given: a model's
+    /// out-of-range value is named by the flag that gave it (`--banks 3: out of range: ...`)
+    /// when that flag was given, by its key otherwise (a `--config` file's `banks = 3 ...`).
+    /// The command line asks its arguments; the Python package its function's parameters.
+    pub fn message_given(&self, given: impl Fn(&str) -> bool) -> String {
+        if let Error::Model(models::Error::OutOfRange {
+            name,
+            value,
+            allowed,
+        }) = self
+        {
+            let own = format!("--{}", name.replace('_', "-"));
+            // A model's `w` is the bank count, `--banks` on the command line (`--w` before).
+            let flags: Vec<&str> = match name.as_str() {
+                "w" => vec!["--banks", &own],
+                _ => vec![&own],
+            };
+            if let Some(flag) = flags.into_iter().find(|flag| given(flag)) {
+                return format!("{flag} {value}: out of range: allowed {allowed}");
+            }
+        }
+        self.to_string()
+    }
 }
 
 /// Why a proof or a mutation run could not start or finish (`rtl-gen prove`, `rtl-gen

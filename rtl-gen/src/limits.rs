@@ -124,6 +124,35 @@ pub fn congestion_work(
     })
 }
 
+/// Refuses, before it starts, a congestion run of `trials` per cell over `cells` (all of one
+/// `dims`): no trials, more than [`MAX_TRIALS`], or more work than [`MAX_CONGESTION_WORK`]
+/// ([`congestion_work`]), each named against `--trials`.
+pub fn check_congestion_run(
+    trials: u64,
+    dims: u32,
+    cells: &[models::rap::Cell],
+) -> Result<(), Error> {
+    let refuse = |message: String| Error::BadFlag {
+        flag: "--trials",
+        value: trials.to_string(),
+        message,
+    };
+    if trials == 0 {
+        return Err(refuse("at least one trial per cell".into()));
+    }
+    check("--trials", trials, MAX_TRIALS, "trials per cell")?;
+    let work = congestion_work(trials, dims, cells.iter().map(|c| c.shape.w())).unwrap_or(u64::MAX);
+    if work > MAX_CONGESTION_WORK {
+        return Err(refuse(format!(
+            "{} cells of this size need {work} units of work, at most {MAX_CONGESTION_WORK} \
+             (about 10 minutes); use fewer --trials, fewer --banks or fewer cells \
+             (docs/LIMITS.md)",
+            cells.len(),
+        )));
+    }
+    Ok(())
+}
+
 /// The estimated address evaluations of searching with `heuristic` for `kind` at `n` address
 /// bits and `m` bank bits over a trace whose distinct warp accesses hold `addresses` addresses
 /// in all, saturating at `u64::MAX`:

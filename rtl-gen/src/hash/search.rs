@@ -1,5 +1,5 @@
-//! Running the search for a map: the bound on a search's size, checked before it starts, and
-//! the best configuration of one family for a trace (what `rtl-gen search` reports and what
+//! Running the search for a map: the families and heuristics a search runs, the bound on its
+//! size, checked before it starts, and the best configuration of one family for a trace (what `rtl-gen search` reports and what
 //! `rtl-gen smem --replay-search` programs).
 
 use crate::limits;
@@ -17,6 +17,17 @@ pub struct SearchSizeFlag<'a> {
     pub value: String,
     /// What to restrict or lower, ending the refusal.
     pub remedy: &'a str,
+}
+
+impl SearchSizeFlag<'static> {
+    /// The blame of `rtl-gen search` (and of the Python package's `search`): `--addr-bits`.
+    pub fn addr_bits(addr_bits: u32) -> Self {
+        Self {
+            flag: "--addr-bits",
+            value: addr_bits.to_string(),
+            remedy: "restrict --kinds or --heuristic, or lower --addr-bits or --banks",
+        }
+    }
 }
 
 /// Refuses, before any search runs, a search whose estimated work
@@ -59,6 +70,26 @@ pub fn check_space(
             blame.remedy
         ),
     })
+}
+
+/// The (family, heuristic) pairs of `kinds` under `heuristic` (`None`: every one that applies);
+/// refused (by the model, naming the pairs allowed) when none applies.
+pub fn plan_for(
+    kinds: &[HashKind],
+    heuristic: Option<Heuristic>,
+) -> Result<Vec<(HashKind, Heuristic)>, Error> {
+    if kinds.len() == HashKind::ALL.len() {
+        return Ok(plan(None, heuristic)?);
+    }
+    let pairs: Vec<(HashKind, Heuristic)> = kinds
+        .iter()
+        .filter_map(|&k| plan(Some(k), heuristic).ok())
+        .flatten()
+        .collect();
+    match kinds.first() {
+        Some(&first) if pairs.is_empty() => Ok(plan(Some(first), heuristic)?),
+        _ => Ok(pairs),
+    }
 }
 
 /// The plan of a whole search: every family under every heuristic that configures it.

@@ -1,10 +1,56 @@
-//! What `rtl-gen congestion` prints and draws from the simulator's results: the text table (one
-//! block per scheme, patterns down, `w` across, as the paper's Table II), the comparison with
-//! the paper, the JSON lines and the SVG plot.
+//! A run of the congestion simulator: its cells (the paper's tables by default), and what
+//! `rtl-gen congestion` (and the Python package) print and draw from the results: the text
+//! table (one block per scheme, patterns down, `w` across, as the paper's Table II), the
+//! comparison with the paper, the JSON lines and the SVG plot.
 
 use crate::plot::{line_chart, push, Axes, Marker};
-use models::rap::{paper, CellResult, Pattern, Scheme};
+use crate::Error;
+use models::rap::{paper, Cell, CellResult, Pattern, Scheme};
 use std::fmt::Write;
+
+/// The cells of a run at `dims` (2: a `w x w` matrix, 4: a `w^4` array): every scheme of
+/// `kinds` with every pattern of `patterns` (names as spelled for `dims`) at every `w` of
+/// `banks`; each list left out is the paper's (Table II for 2, Table IV at `w = 32` for 4). A
+/// scheme or pattern `dims` does not have is refused, naming what it has.
+pub fn cells(
+    dims: u32,
+    banks: Option<&[u32]>,
+    kinds: Option<&[Scheme]>,
+    patterns: Option<&[String]>,
+) -> Result<Vec<Cell>, Error> {
+    let ws = banks.map_or_else(
+        || {
+            if dims == 4 {
+                vec![32]
+            } else {
+                paper::TABLE_II_W.to_vec()
+            }
+        },
+        <[u32]>::to_vec,
+    );
+    let schemes: Vec<Scheme> = match kinds {
+        Some(list) => list.to_vec(),
+        None if dims == 4 => Scheme::TABLE_IV.to_vec(),
+        None => Scheme::TABLE_II.to_vec(),
+    };
+    let patterns: Vec<Pattern> = match patterns {
+        Some(names) => names
+            .iter()
+            .map(|name| Pattern::parse_for(name, dims))
+            .collect::<Result<_, _>>()?,
+        None if dims == 4 => Pattern::TABLE_IV.to_vec(),
+        None => Pattern::TABLE_II.to_vec(),
+    };
+    let mut cells = Vec::new();
+    for &scheme in &schemes {
+        for &pattern in &patterns {
+            for &w in &ws {
+                cells.push(Cell::new(dims, w, scheme, pattern)?);
+            }
+        }
+    }
+    Ok(cells)
+}
 
 /// The scheme as the paper writes it: RAW, RAS, RAP, 1P, R1P, 3P, w2P, 1Pw2R.
 pub fn label(scheme: Scheme) -> &'static str {

@@ -1,7 +1,9 @@
-//! A RAP (or RAS, or 3P) address converter to generate: `w`, the shift tables, and the variant.
+//! A RAP (or RAS, or 3P) address converter to generate: `w`, the shift tables (drawn or given,
+//! as the user asks them: [`TableRequest`]), and the variant.
 
 use crate::rtl::ir::bits_for;
 use crate::Error;
+use models::config::parse_u64;
 use models::rap::packed::{packed_words, WORD_BITS};
 use models::rap::{LayoutKind, Permutation, ShiftLayout, ThreePLayout};
 use rand::{Rng, SeedableRng};
@@ -110,6 +112,152 @@ impl Storage {
             Storage::Loadable => "loadable",
             Storage::Packed => "packed",
         }
+    }
+}
+
+/// The converters `rtl-gen rap --kind` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RapKind {
+    /// The shifts are a permutation of 0..w-1 (rows and columns conflict-free).
+    Rap,
+    /// Independent random shifts.
+    Ras,
+    /// Three permutations over a w^4 array (section VII).
+    #[value(name = "3p")]
+    ThreeP,
+}
+
+/// The tables a user asks for, as `rtl-gen rap`'s flags (and the Python package's `RapLayout`)
+/// give them: drawn from a seed, or a permutation or shifts given as text. Refusals name the
+/// flag, its value and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableRequest {
+    /// `--kind`.
+    pub kind: RapKind,
+    /// `--banks`: `w` [default: the length of `perm` or `shifts`, else 32].
+    pub banks: Option<u32>,
+    /// `--rap-seed` [default: 1].
+    pub rap_seed: Option<u64>,
+    /// `--perm`: a RAP permutation, one number a row.
+    pub perm: Option<Vec<String>>,
+    /// `--shifts`: RAS's shifts, one number a row.
+    pub shifts: Option<Vec<String>>,
+    /// `--wide`: RAP conflict-free for 8-byte words too.
+    pub wide: bool,
+}
+
+fn bad(flag: &'static str, value: String, message: impl Into<String>) -> Error {
+    Error::BadFlag {
+        flag,
+        value,
+        message: message.into(),
+    }
+}
+
+/// Parses a comma-separated list of numbers, naming the first that is not one.
+fn numbers(flag: &'static str, list: &[String]) -> Result<Vec<u64>, Error> {
+    list.iter()
+        .map(|x| parse_u64(x).map_err(|e| bad(flag, list.join(","), e)))
+        .collect()
+}
+
+/// The `w` of a given list, checked against `--banks`.
+fn list_w(flag: &'static str, list: &[String], w: Option<u32>) -> Result<u32, Error> {
+    let len = list.len() as u32;
+    match w {
+        Some(w) if w != len => Err(bad(
+            flag,
+            list.join(","),
+            format!("{len} entries but --banks is {w}: give one entry per row"),
+        )),
+        _ => Ok(len),
+    }
+}
+
+impl TableRequest {
+    /// The converter with these tables, its register file `loadable` or not, its outputs
+    /// registered (`pipeline`) or not.
+    pub fn design(&self, loadable: bool, pipeline: bool) -> Result<RapDesign, Error> {
+        let kind = self.kind;
+        if kind == RapKind::ThreeP {
+            if self.wide || self.perm.is_some() || self.shifts.is_some() {
+                return Err(bad(
+                    "--kind",
+                    "3p".into(),
+                    "the 3P converter draws its three permutations from --rap-seed: --wide, \
+                     --perm and --shifts are for rap and ras",
+                ));
+            }
+            return RapDesign::three_p_from_seed(
+                self.banks.unwrap_or(32),
+                self.rap_seed.unwrap_or(1),
+                loadable,
+                pipeline,
+            );
+        }
+        if kind == RapKind::Ras && (self.perm.is_some() || self.wide) {
+            return Err(bad(
+                "--kind",
+                "ras".into(),
+                "independent shifts: --perm and --wide are for rap (give the shifts with \
+                 --shifts)",
+            ));
+        }
+        if kind == RapKind::Rap && self.shifts.is_some() {
+            return Err(bad(
+                "--shifts",
+                self.shifts
+                    .iter()
+                    .flatten()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(","),
+                "the shifts of --kind ras (give a rap permutation with --perm)",
+            ));
+        }
+        if let Some(list) = &self.perm {
+            let w = list_w("--perm", list, self.banks)?;
+            let values = numbers("--perm", list)?;
+            let perm = Permutation::new(w, &values)
+                .map_err(|e| bad("--perm", list.join(","), e.to_string()))?;
+            return if self.wide {
+                RapDesign::rap_wide(&perm, loadable, pipeline)
+            } else {
+                RapDesign::rap(&perm, loadable, pipeline)
+            };
+        }
+        if let Some(list) = &self.shifts {
+            let w = list_w("--shifts", list, self.banks)?;
+            let values = numbers("--shifts", list)?;
+            if let Some(v) = values.iter().find(|&&v| v >= u64::from(w)) {
+                return Err(bad(
+                    "--shifts",
+                    list.join(","),
+                    format!(
+                        "{v} is out of range: each shift is 0 to {}",
+                        w.saturating_sub(1)
+                    ),
+                ));
+            }
+            return RapDesign::ras(
+                values.into_iter().map(|v| v as u32).collect(),
+                loadable,
+                pipeline,
+            );
+        }
+        let kind = if kind == RapKind::Ras {
+            LayoutKind::Ras
+        } else {
+            LayoutKind::Rap
+        };
+        RapDesign::drawn(
+            kind,
+            self.banks.unwrap_or(32),
+            self.rap_seed.unwrap_or(1),
+            self.wide,
+            loadable,
+            pipeline,
+        )
     }
 }
 
