@@ -32,6 +32,7 @@
 //! [`hash::search_report`]; [`rap::congestion`]).
 
 pub mod block;
+pub mod conflict;
 pub mod cosim;
 pub mod cuda;
 pub mod d2ma;

@@ -3,6 +3,7 @@
 mod cli;
 mod cli_error;
 mod cmd_completions;
+mod cmd_conflict;
 mod cmd_congestion;
 mod cmd_cosim;
 mod cmd_cuda;
@@ -58,6 +59,8 @@ enum Command {
     /// Generate a block of the D2MA engine (agen, controller, raw-check, engine), or the engine
     /// with its data path, a shared memory and an end-to-end testbench (system).
     D2ma(cmd_d2ma::D2maArgs),
+    /// Generate a bank-conflict counter: the bank cycles of one warp access under a map.
+    Conflict(cmd_conflict::ConflictArgs),
     /// Simulate the warp congestion of RAW, RAS and RAP layouts (the RAP paper's Tables II, IV).
     Congestion(cmd_congestion::CongestionArgs),
     /// Generate a RAP, RAS or 3P address converter: Verilog, manifest, filelist, core, testbench.
@@ -148,6 +151,7 @@ fn main() -> ExitCode {
         Command::Cosim(args) => cmd_cosim::run(args),
         Command::Flow(args) => cmd_flow::run(args, &command_line()),
         Command::D2ma(args) => cmd_d2ma::run(args, &command_line()),
+        Command::Conflict(args) => cmd_conflict::run(args, &command_line()),
         Command::Congestion(args) => cmd_congestion::run(args),
         Command::Rap(args) => cmd_rap::run(args, &command_line()),
         Command::Synth(args) => cmd_synth::run(args, &command_line()),

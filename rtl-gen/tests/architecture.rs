@@ -40,7 +40,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "families",
-        &["hash", "rap", "smem", "d2ma", "swizzle", "cuda"],
+        &["hash", "rap", "smem", "d2ma", "swizzle", "cuda", "conflict"],
     ),
     (
         "the registry, the main job and system flows",
@@ -414,4 +414,60 @@ fn the_scanner_reads_paths_and_skips_comments_and_strings() {
     assert_eq!(cycle(&graph).unwrap(), ["a", "b", "a"]);
     graph.insert("b".to_string(), BTreeSet::new());
     assert_eq!(cycle(&graph), None);
+}
+
+/// The paths `src/...`, `tests/...`, `rtl-gen/...` and `models/src/...` that `text` names
+/// (patterns with `<` or `*` aside), each resolved from the workspace root.
+fn named_paths(text: &str) -> BTreeSet<String> {
+    let is_path_char = |c: char| c.is_ascii_alphanumeric() || "_/.-".contains(c);
+    let mut out = BTreeSet::new();
+    for (start, _) in text.match_indices(['s', 't', 'r', 'm']) {
+        let before = text[..start].chars().next_back();
+        if before.is_some_and(|c| is_path_char(c) || c == '<' || c == '*') {
+            continue;
+        }
+        let word: String = text[start..]
+            .chars()
+            .take_while(|&c| is_path_char(c))
+            .collect();
+        let next = text[start + word.len()..].chars().next();
+        if next.is_some_and(|c| c == '<' || c == '*') {
+            continue;
+        }
+        let word = word.trim_end_matches('.');
+        let resolved = if word.starts_with("rtl-gen/") || word.starts_with("models/src/") {
+            word.to_string()
+        } else if word.starts_with("src/") || word.starts_with("tests/") {
+            format!("rtl-gen/{word}")
+        } else {
+            continue;
+        };
+        out.insert(resolved);
+    }
+    out
+}
+
+#[test]
+fn every_path_developing_md_names_is_in_the_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("docs/DEVELOPING.md")).unwrap();
+    let paths = named_paths(&text);
+    for wanted in [
+        "rtl-gen/src/conflict/logic.rs",
+        "rtl-gen/src/cmd_conflict.rs",
+    ] {
+        assert!(
+            paths.contains(wanted),
+            "the scan misses {wanted}: {paths:?}"
+        );
+    }
+    let missing: Vec<&String> = paths.iter().filter(|p| !root.join(p).exists()).collect();
+    assert!(
+        missing.is_empty(),
+        "docs/DEVELOPING.md names paths that are not in the tree: {missing:?}"
+    );
+    assert_eq!(
+        named_paths("`src/a.rs`, tests/<family>_*.rs, (models/src/b/) and src/c.rs."),
+        BTreeSet::from(["rtl-gen/src/a.rs", "models/src/b/", "rtl-gen/src/c.rs"].map(String::from))
+    );
 }

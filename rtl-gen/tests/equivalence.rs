@@ -211,6 +211,14 @@ fn catalogue() -> Vec<(String, Vec<Module>)> {
             d2ma(Unit::Engine, (1, 1, 32), 64),
         ),
         (
+            "conflict_l4_bwxor_n6_b4".into(),
+            of(&rtl_gen::conflict::ConflictDesign::new(
+                4,
+                &common::fixed_config(HashKind::BitwiseXor, 6, 4),
+            )
+            .unwrap()),
+        ),
+        (
             "d2ma_engine_c1_b1_s32_out2".into(),
             of(&D2maDesign::new(Unit::Engine, 1, 1, 32)
                 .and_then(|d| d.with_max_in_flight(2))

@@ -120,6 +120,14 @@ pub fn popcount(module: &mut Module, name: &str, bits: &Signal) -> Signal {
     tree(module, name, terms, |a, b| a + b)
 }
 
+/// The largest of `terms` (unsigned, all of one width) as a balanced tree of wires (named as
+/// [`or_tree`]'s).
+pub fn max_tree(module: &mut Module, name: &str, terms: Vec<Expr>) -> Signal {
+    tree(module, name, terms, |a, b| {
+        Expr::mux(a.clone().lt(b.clone()), b, a)
+    })
+}
+
 /// `terms` (all of one width) combined by `op` as a balanced tree of wires
 /// `<name>_t<level>_<k>`, the root named `name`.
 fn tree(module: &mut Module, name: &str, terms: Vec<Expr>, op: fn(Expr, Expr) -> Expr) -> Signal {
