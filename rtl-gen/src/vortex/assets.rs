@@ -51,5 +51,56 @@ pub struct ProjectKernel {
     pub files: &'static [Asset],
 }
 
-/// The project's kernels.
-pub const PROJECT_KERNELS: [ProjectKernel; 0] = [];
+/// The files every project kernel's folder gets: the host side's device, launch and check
+/// (`host.h`) and the device side's barrier (`kernel.h`).
+pub const KERNEL_SHARED: [Asset; 2] = [asset!("kernels", "host.h"), asset!("kernels", "kernel.h")];
+
+macro_rules! kernel {
+    ($name:literal, $about:literal) => {
+        ProjectKernel {
+            name: $name,
+            about: $about,
+            files: &[
+                kernel!(@file $name, "Makefile"),
+                kernel!(@file $name, "main.cpp"),
+                kernel!(@file $name, "kernel.cpp"),
+                kernel!(@file $name, "common.h"),
+            ],
+        }
+    };
+    (@file $name:literal, $file:literal) => {
+        Asset {
+            name: $file,
+            text: include_str!(concat!("../../../vortex/kernels/", $name, "/", $file)),
+        }
+    };
+}
+
+/// The project's kernels (warp-uniform: GCC inserts no split/join for divergent branches).
+pub const PROJECT_KERNELS: [ProjectKernel; 5] = [
+    kernel!(
+        "transpose",
+        "transpose through a local tile without padding (rtl-gen): columns read tile words \
+         apart; -n side, -t tile"
+    ),
+    kernel!(
+        "strided",
+        "each thread walks its own row of a local block (rtl-gen): lanes a row apart; -n rows, \
+         -w row words"
+    ),
+    kernel!(
+        "histogram",
+        "a private histogram per thread in local memory (rtl-gen): lanes counting one bin are \
+         a histogram apart; -n elements, -b bins"
+    ),
+    kernel!(
+        "stencil",
+        "five-point stencil on a 16 x 16 tile with a 32-word pitch (rtl-gen): lanes on \
+         consecutive rows; -n side"
+    ),
+    kernel!(
+        "reduce",
+        "a sum halved in local memory a warp at a time (rtl-gen): the last warp's worth read by \
+         every lane (a broadcast); -n elements"
+    ),
+];

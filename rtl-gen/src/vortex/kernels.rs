@@ -5,7 +5,7 @@
 //! Makefile (kernel `kernel.vxbin` and host program `<name>`); its host program checks the
 //! result against a host-side reference and prints `PASSED!`.
 
-use super::assets::{Asset, PROJECT_KERNELS};
+use super::assets::{Asset, KERNEL_SHARED, PROJECT_KERNELS};
 use super::tree::Tree;
 use super::{run_logged, Progress};
 use crate::Error;
@@ -216,16 +216,21 @@ pub fn build(tree: &Tree, kernel: &KernelSpec, progress: &dyn Progress) -> Resul
     match &kernel.source {
         Source::Vortex => {}
         Source::Project(files) => {
-            for file in files.iter() {
+            let mut changed = false;
+            for file in files.iter().chain(&KERNEL_SHARED) {
                 let dest = if file.name == "Makefile" {
                     dir.join(file.name)
                 } else {
                     src.join(file.name)
                 };
-                write_if_changed(&dest, file.text.as_bytes())?;
+                changed |= write_if_changed(&dest, file.text.as_bytes())?;
+            }
+            if changed {
+                clean(&dir, &kernel.name)?;
             }
         }
         Source::User(from) => {
+            let mut changed = false;
             for entry in fs::read_dir(from).map_err(Error::io(from))? {
                 let entry = entry.map_err(Error::io(from))?;
                 let path = entry.path();
@@ -239,7 +244,10 @@ pub fn build(tree: &Tree, kernel: &KernelSpec, progress: &dyn Progress) -> Resul
                 } else {
                     src.join(&name)
                 };
-                write_if_changed(&dest, &content)?;
+                changed |= write_if_changed(&dest, &content)?;
+            }
+            if changed {
+                clean(&dir, &kernel.name)?;
             }
         }
     }
@@ -258,15 +266,26 @@ pub fn build(tree: &Tree, kernel: &KernelSpec, progress: &dyn Progress) -> Resul
 }
 
 /// Writes `content` to `path` (folders made) unless it already holds it, so that make sees an
-/// unchanged source as unchanged.
-fn write_if_changed(path: &Path, content: &[u8]) -> Result<(), Error> {
+/// unchanged source as unchanged; whether it wrote.
+fn write_if_changed(path: &Path, content: &[u8]) -> Result<bool, Error> {
     if fs::read(path).is_ok_and(|old| old == content) {
-        return Ok(());
+        return Ok(false);
     }
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(Error::io(parent))?;
     }
-    fs::write(path, content).map_err(Error::io(path))
+    fs::write(path, content).map_err(Error::io(path))?;
+    Ok(true)
+}
+
+/// Removes a kernel's binaries, so that make rebuilds them (their Makefile tracks the sources,
+/// not the headers beside them).
+fn clean(dir: &Path, name: &str) -> Result<(), Error> {
+    for file in [name, "kernel.elf", "kernel.vxbin"] {
+        let path = dir.join(file);
+        crate::output::cleanup::remove(&path).map_err(Error::io(&path))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
