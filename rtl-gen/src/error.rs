@@ -223,6 +223,14 @@ pub enum VortexError {
         /// The log's last lines.
         tail: String,
     },
+    /// A run that had to pass (a trace's) and did not.
+    #[error("{what} failed its check; its output is in {log}", log = .log.display())]
+    Failed {
+        /// The run.
+        what: String,
+        /// Its output.
+        log: PathBuf,
+    },
     /// A kernel run that did not finish in time.
     #[error("{what} did not finish in {seconds} s (--timeout); its output is in {log}", log = .log.display())]
     Timeout {

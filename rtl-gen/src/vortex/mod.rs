@@ -15,16 +15,20 @@
 //! - [`config`]: the GPU's configuration (threads, banks, Vortex `CONFIGS`);
 //! - [`tree`]: the patched, configured Vortex copy;
 //! - [`kernels`]: the kernel catalogue and kernel builds;
+//! - [`maps`]: the local memories `--map` takes (Vortex's own, or a generated one);
 //! - [`rtlsim`]: the RTL simulator builds;
 //! - [`run`]: one kernel run and its record;
-//! - [`flow`]: `rtl-gen vortex run`: every map x every kernel, one table.
+//! - [`flow`]: `rtl-gen vortex run`: every map x every kernel, one table;
+//! - [`table`]: `rtl-gen vortex table`: docs/VORTEX.md's table and the checks.
 
 pub mod assets;
 pub mod config;
 pub mod flow;
 pub mod kernels;
+pub mod maps;
 pub mod rtlsim;
 pub mod run;
+pub mod table;
 pub mod tree;
 
 use std::fmt;
@@ -35,6 +39,7 @@ pub use crate::error::VortexError;
 pub use config::VxConfig;
 pub use flow::{Plan, Record};
 pub use kernels::KernelSpec;
+pub use maps::MapChoice;
 
 /// Where a run's progress goes: one line per step (building, running), or nowhere.
 pub trait Progress: Sync {

@@ -83,6 +83,8 @@ impl Build<'_> {
             let copy = dir.join("lmem");
             copy_tree(&lmem.dir, &copy)?;
             vl_flags.push(format!("-I{}", copy.display()));
+            // The generated files carry a timescale, Vortex's none (TIMESCALEMOD otherwise).
+            vl_flags.push("--timescale 1ns/1ps".to_string());
             vl_flags.push(format!("-F {}", copy.join(&lmem.filelist).display()));
         }
         vl_flags.extend(self.defines.iter().cloned());
