@@ -298,7 +298,11 @@ impl<'a> Session<'a> {
             }
             std::fs::write(&key_file, format!("{key}\n")).map_err(Error::io(&key_file))?;
         }
-        let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
+        let raw = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
+        let text = after_first_reset(&raw);
+        if text != raw {
+            std::fs::write(&path, &text).map_err(Error::io(&path))?;
+        }
         let trace = if text.trim().is_empty() {
             Trace {
                 accesses: Vec::new(),
@@ -310,16 +314,40 @@ impl<'a> Session<'a> {
     }
 }
 
+/// A memory's raw trace without the accesses before its first `# reset` line: rtlsim runs the
+/// RTL before it first resets it, and the lanes it takes then come from X-initialised state
+/// (docs/SMEM.md, Vortex interface). A trace without a reset line is kept whole.
+fn after_first_reset(raw: &str) -> String {
+    let Some(start) = raw.lines().position(|l| l.starts_with("# reset")) else {
+        return raw.to_string();
+    };
+    raw.lines()
+        .skip(start)
+        .fold(String::new(), |mut out, line| {
+            out.push_str(line);
+            out.push('\n');
+            out
+        })
+}
+
 /// The memory `best` traces its kernels on.
 const MODULO: MapChoice = MapChoice::Generated {
     map: Generated::Modulo,
     broadcast: true,
 };
 
+/// What `best` programs for one kernel.
+#[derive(Debug, Clone)]
+struct Program {
+    /// The hash's family and configuration, in words.
+    text: String,
+    /// The DCR writes that program it into the generated memory.
+    dcr_writes: Vec<(u32, u32)>,
+}
+
 /// The best hash `rtl-gen search` finds for `trace` (every family, ties to the simpler family:
-/// modulo first), as the family's configuration in words, and the DCR writes that program it
-/// into `design` (a configurable GF(2) matrix).
-fn searched(design: &SmemDesign, trace: &Trace) -> Result<(String, Vec<(u32, u32)>), Error> {
+/// modulo first), and how to program it into `design` (a configurable GF(2) matrix).
+fn searched(design: &SmemDesign, trace: &Trace) -> Result<Program, Error> {
     use crate::hash::search::full_plan;
     use crate::hash::search_report::config_text;
     use models::search::{best, search};
@@ -343,10 +371,10 @@ fn searched(design: &SmemDesign, trace: &Trace) -> Result<(String, Vec<(u32, u32
     let index = models::software::SoftwareIndex::new(&matrix)?;
     let cfg = design.cfg_value(&index);
     let text = format!("{} {}", family.kind(), config_text(&family));
-    Ok((
-        text.trim_end_matches(" -").to_string(),
-        maps::dcr_writes(crate::smem::design::DCR_BASE, &cfg),
-    ))
+    Ok(Program {
+        text: text.trim_end_matches(" -").to_string(),
+        dcr_writes: maps::dcr_writes(crate::smem::design::DCR_BASE, &cfg),
+    })
 }
 
 /// Runs `plan`: builds what it needs, runs every kernel on every map, and returns one record
@@ -365,7 +393,7 @@ pub fn run(setup: &Setup, plan: &Plan, progress: &dyn Progress) -> Result<Vec<Re
     for map in &plan.maps {
         let (sim, design) = session.simulator(map)?;
         // The searched hash of each kernel, before the runs.
-        let mut programs: Vec<Option<(String, Vec<(u32, u32)>)>> = Vec::new();
+        let mut programs: Vec<Option<Program>> = Vec::new();
         for kernel in &plan.kernels {
             programs.push(match (&design, map.searched()) {
                 (Some(design), true) => {
@@ -392,7 +420,10 @@ pub fn run(setup: &Setup, plan: &Plan, progress: &dyn Progress) -> Result<Vec<Re
                         .join(plan.config.label())
                         .join(map.folder())
                         .join(folder_name(kernel));
-                    let dcr = program.as_ref().map(|p| p.1.clone()).unwrap_or_default();
+                    let dcr = program
+                        .as_ref()
+                        .map(|p| p.dcr_writes.clone())
+                        .unwrap_or_default();
                     match session_ref.launch(kernel, map, sim_ref, dir, dcr, None) {
                         Ok(outcome) => Some(record(kernel, map, &plan.config, outcome, program)),
                         Err(e) => {
@@ -421,7 +452,7 @@ fn record(
     map: &MapChoice,
     config: &VxConfig,
     outcome: super::run::Outcome,
-    program: &Option<(String, Vec<(u32, u32)>)>,
+    program: &Option<Program>,
 ) -> Record {
     let lmem = outcome.lmem.as_ref();
     Record {
@@ -437,7 +468,7 @@ fn record(
         bank_cycles: lmem.map(|s| s.bank_cycles),
         conflict_cycles: lmem.map(|s| s.conflict_cycles),
         broadcast_reads: lmem.map(|s| s.broadcast_reads),
-        programmed: program.as_ref().map(|p| p.0.clone()),
+        programmed: program.as_ref().map(|p| p.text.clone()),
         speedup: None,
         log: outcome.log,
     }
@@ -527,6 +558,18 @@ pub fn table(records: &[Record]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lanes taken before the first reset go; those between later resets stay.
+    #[test]
+    fn a_trace_starts_at_its_first_reset() {
+        let raw = "st 357\nld 461 3522\n# reset core0\nst 4 5 6 7\n# reset core0\nld 0 4\n";
+        assert_eq!(
+            after_first_reset(raw),
+            "# reset core0\nst 4 5 6 7\n# reset core0\nld 0 4\n"
+        );
+        assert_eq!(after_first_reset("ld 1 2\n"), "ld 1 2\n");
+        assert_eq!(after_first_reset(""), "");
+    }
 
     fn record(kernel: &str, map: &str, passed: bool, cycles: u64) -> Record {
         Record {

@@ -93,12 +93,19 @@ impl Launch<'_> {
         let log = self.dir.join("run.log");
         let out = fs::File::create(&log).map_err(Error::io(&log))?;
         let err = out.try_clone().map_err(Error::io(&log))?;
+        // The simulator and the runtime first, then the caller's path, entry by entry (cargo
+        // sets several; one entry holding a `:` would make `join_paths` refuse them all).
+        let inherited = std::env::var_os("LD_LIBRARY_PATH").unwrap_or_default();
         let library_path = std::env::join_paths(
             [self.rtlsim.dir.clone(), self.runtime.clone()]
                 .into_iter()
-                .chain(std::env::var_os("LD_LIBRARY_PATH").map(PathBuf::from)),
+                .chain(std::env::split_paths(&inherited)),
         )
-        .unwrap_or_default();
+        .map_err(|e| Error::BadFlag {
+            flag: "LD_LIBRARY_PATH",
+            value: inherited.to_string_lossy().into_owned(),
+            message: format!("cannot be extended with the simulator's folders: {e}"),
+        })?;
         let dcr: Vec<String> = self
             .dcr_writes
             .iter()

@@ -52,23 +52,37 @@ pub const WIDE_KERNELS: [&str; 11] = [
     "reduce",
 ];
 
-/// The two configurations and their kernels.
-pub fn configurations() -> Result<Vec<(VxConfig, Vec<KernelSpec>)>, Error> {
-    let parse = |list: &[&str]| -> Result<Vec<KernelSpec>, Error> {
-        list.iter().map(|k| KernelSpec::parse(k)).collect()
-    };
-    Ok(vec![
-        (VxConfig::default(), parse(&DEFAULT_KERNELS)?),
-        (
-            VxConfig::new(Some(16), Some(16), "")?,
-            parse(&WIDE_KERNELS)?,
-        ),
-    ])
+/// The table's two configurations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Configuration {
+    /// Vortex's default: 4 warps x 4 threads, 4 banks.
+    #[value(name = "4x4")]
+    Default,
+    /// 4 warps x 16 threads, 16 banks.
+    #[value(name = "16x16")]
+    Wide,
 }
 
-/// Runs the table: every configuration, every kernel on [`MAPS`], and [`NO_BROADCAST`].
+impl Configuration {
+    /// The GPU's configuration and the kernels the table runs on it.
+    pub fn plan(self) -> Result<(VxConfig, Vec<KernelSpec>), Error> {
+        let parse = |list: &[&str]| -> Result<Vec<KernelSpec>, Error> {
+            list.iter().map(|k| KernelSpec::parse(k)).collect()
+        };
+        Ok(match self {
+            Configuration::Default => (VxConfig::default(), parse(&DEFAULT_KERNELS)?),
+            Configuration::Wide => (
+                VxConfig::new(Some(16), Some(16), "")?,
+                parse(&WIDE_KERNELS)?,
+            ),
+        })
+    }
+}
+
+/// Runs the table on `configurations`: every kernel on [`MAPS`], and [`NO_BROADCAST`].
 pub fn run(
     setup: &Setup,
+    configurations: &[Configuration],
     timeout: Duration,
     progress: &dyn Progress,
 ) -> Result<Vec<Record>, Error> {
@@ -77,7 +91,8 @@ pub fn run(
         .map(|m| MapChoice::parse(m))
         .collect::<Result<Vec<_>, _>>()?;
     let mut records = Vec::new();
-    for (config, kernels) in configurations()? {
+    for configuration in configurations {
+        let (config, kernels) = configuration.plan()?;
         let plan = Plan {
             config: config.clone(),
             maps: maps.clone(),
@@ -273,9 +288,10 @@ mod tests {
     /// Both configurations parse, and the wide one is 16 threads over 16 banks.
     #[test]
     fn the_configurations_parse() {
-        let c = configurations().unwrap();
-        assert_eq!(c.len(), 2);
-        assert_eq!((c[1].0.threads, c[1].0.banks), (16, 16));
-        assert!(c.iter().all(|(_, k)| k.len() == 11));
+        let default = Configuration::Default.plan().unwrap();
+        let wide = Configuration::Wide.plan().unwrap();
+        assert_eq!((default.0.threads, default.0.banks), (4, 4));
+        assert_eq!((wide.0.threads, wide.0.banks), (16, 16));
+        assert_eq!((default.1.len(), wide.1.len()), (11, 11));
     }
 }
