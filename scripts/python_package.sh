@@ -22,9 +22,9 @@ if [ "$digest" = "$(cat .venv/rtl-gen-wheel.sha256 2>/dev/null)" ] &&
   .venv/bin/python -c 'import rtl_gen' 2>/dev/null; then
   exit 0
 fi
-echo "setup: building the Python package rtl_gen (maturin, release) into target/wheels/" >&2
+echo "setup: building the Python package rtl_gen (maturin, the wheel profile) into target/wheels/" >&2
 rm -f target/wheels/rtl_gen-*.whl
-.venv/bin/maturin build --release --compatibility linux --interpreter .venv/bin/python \
+.venv/bin/maturin build --profile wheel --compatibility linux --interpreter .venv/bin/python \
   --out target/wheels --quiet
 .venv/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall \
   target/wheels/rtl_gen-*.whl
