@@ -67,7 +67,7 @@ proc rtl_gen_checks {args} {
   }]
 }
 set static_inputs [list {{STATIC_INPUTS}}]
-
+{{SIZE_REGISTERS}}
 # The net each register drives (its name in the RTL, where Yosys kept one; not a port): reports
 # name a register by its instance, the synth crate by this net.
 set lines {}

@@ -38,6 +38,7 @@
 mod abc_constr;
 mod check;
 pub mod closure;
+mod drive;
 mod equiv;
 mod error;
 mod latches;
@@ -59,7 +60,7 @@ pub use equiv::{prove_equivalent, EquivMethod};
 pub use error::Error;
 pub use liberty::check_liberty;
 pub use macros::{read_macro, MacroCell, MacroPin};
-pub use opensta::{time_netlist, ClockPinCheck, StaPath, StaReport};
+pub use opensta::{time_netlist, ClockPinCheck, Resized, StaPath, StaReport};
 pub use report::{CriticalPath, Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};
 pub use runner::{synthesize, synthesize_with, CLOSURE_DIR, LOG_FILE, REPORT_FILE};
 pub use sdc::{WireLoad, DEFAULT_CLOCK_PS};

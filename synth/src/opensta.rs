@@ -26,18 +26,25 @@ use std::process::Stdio;
 
 use serde::{Deserialize, Serialize};
 
+use crate::drive::{Stronger, FANOUT_LIMIT};
 use crate::error::Error;
 use crate::macros::{macro_liberty, MacroLiberty};
 use crate::sdc::{Constraints, WireLoad, SDC_FILE};
 
 /// `scripts/sta.tcl`: the OpenSTA script, filled in by [`script`].
 pub const STA_TCL: &str = include_str!("../scripts/sta.tcl");
+/// `scripts/sta_size.tcl`: the register sizing of the timing-driven flow ([`crate::drive`]),
+/// filled in by `size_registers` and put into [`STA_TCL`].
+pub const STA_SIZE_TCL: &str = include_str!("../scripts/sta_size.tcl");
 /// The script's file name in the work folder.
 pub const SCRIPT_FILE: &str = "sta.tcl";
 /// OpenSTA's reports, which [`parse_report`] reads.
 pub const REPORT_FILE: &str = "sta.txt";
 /// What OpenSTA printed while it ran.
 pub const LOG_FILE: &str = "sta.log";
+/// The netlist OpenSTA timed, where it gave registers their next drive strength
+/// ([`crate::drive`]).
+pub const SIZED_NETLIST: &str = "netlist_sized.v";
 /// The environment variable that overrides where `sta` is found.
 pub const STA_ENV: &str = "STA";
 /// Digits after the point in OpenSTA's reports (0.1 ps at a `1ns` time unit).
@@ -121,6 +128,17 @@ pub struct StaPath {
     pub false_path: bool,
 }
 
+/// A register given its next drive strength.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resized {
+    /// The instance.
+    pub instance: String,
+    /// The cell mapping chose.
+    pub from: String,
+    /// The cell it now is.
+    pub to: String,
+}
+
 /// A clock pin's own check (a macro's minimum period or pulse width).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClockPinCheck {
@@ -168,6 +186,10 @@ pub struct StaReport {
     /// The clock pins' own checks, the worst of each kind.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clock_pin_checks: Vec<ClockPinCheck>,
+    /// The registers OpenSTA gave their next drive strength before timing ([`crate::drive`];
+    /// the timing-driven flow only), in the netlist [`SIZED_NETLIST`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resized: Vec<Resized>,
     /// Cells no liberty file defines (a macro given without its `.lib`): OpenSTA keeps their
     /// instances as black boxes, and no path into or out of them is timed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -215,6 +237,7 @@ pub fn time_netlist(
             ps_per_unit: crate::liberty::time_unit_ps(liberty)?,
             macros: &macros,
             constraints,
+            stronger: &[],
         },
     )
 }
@@ -233,6 +256,9 @@ pub(crate) struct StaRun<'a> {
     pub macros: &'a [MacroLiberty],
     /// The constraints.
     pub constraints: &'a Constraints,
+    /// The register cells OpenSTA may give their next drive strength ([`crate::drive`]):
+    /// empty outside the timing-driven flow.
+    pub stronger: &'a [Stronger],
 }
 
 /// Quotes a path for Tcl (braces keep spaces and brackets literal).
@@ -261,9 +287,28 @@ pub(crate) fn script(run: &StaRun) -> String {
         .replace("{{MACRO_CELLS}}", &macro_cells.join(" "))
         .replace("{{DIGITS}}", &DIGITS.to_string())
         .replace("{{STATIC_INPUTS}}", &c.static_inputs.join(" "))
+        .replace("{{SIZE_REGISTERS}}", &size_registers(run.stronger))
         .replace("{{PERIOD}}", &format!("{}", c.period_ps / unit))
         .replace("{{MAX_TRIES}}", &MAX_TRIES.to_string())
         .replace("{{TOLERANCE}}", &format!("{}", TOLERANCE_PS / unit))
+}
+
+/// The script's register sizing ([`crate::drive`]): nothing without stronger cells; else every
+/// register whose output drives more than [`FANOUT_LIMIT`] pins replaced by its next drive
+/// strength, each change listed after `@resized` (instance, cell, new cell), and the netlist
+/// OpenSTA then times written to [`SIZED_NETLIST`].
+fn size_registers(stronger: &[Stronger]) -> String {
+    if stronger.is_empty() {
+        return String::new();
+    }
+    let pairs: Vec<String> = stronger
+        .iter()
+        .map(|s| format!("{} {}", s.cell, s.stronger))
+        .collect();
+    STA_SIZE_TCL
+        .replace("{{FANOUT_LIMIT}}", &FANOUT_LIMIT.to_string())
+        .replace("{{SIZED_NETLIST}}", SIZED_NETLIST)
+        .replace("{{STRONGER}}", &pairs.join(" "))
 }
 
 /// Writes the constraints and the script, runs OpenSTA and reads its reports.
@@ -340,6 +385,8 @@ pub(crate) struct Parsed {
     tries: Vec<(f64, f64)>,
     /// Cells OpenSTA made black boxes of.
     black_boxes: Vec<String>,
+    /// Registers given their next drive strength.
+    resized: Vec<Resized>,
 }
 
 /// The cells of OpenSTA's `module X not found.  Creating black box for ...` warnings.
@@ -421,6 +468,7 @@ impl Parsed {
             meets,
             groups: self.groups,
             clock_pin_checks: self.checks,
+            resized: self.resized,
             black_boxes: self.black_boxes,
             sdc,
             report,
@@ -454,6 +502,17 @@ pub(crate) fn parse_report(text: &str, ps_per_unit: f64) -> Result<Parsed, Strin
             if let Some(mut p) = worst_of(parse_paths(body, ps_per_unit, port)?) {
                 p.false_path = true;
                 parsed.groups.push(p);
+            }
+        } else if head == "resized" {
+            for line in body.lines().filter(|l| !l.trim().is_empty()) {
+                let [instance, from, to] = line.split('\t').collect::<Vec<_>>()[..] else {
+                    return Err(format!("resized line {line:?}"));
+                };
+                parsed.resized.push(Resized {
+                    instance: instance.into(),
+                    from: from.into(),
+                    to: to.into(),
+                });
             }
         } else if head == "clock-pin checks" {
             checks = body;

@@ -6,11 +6,12 @@ use rayon::prelude::*;
 
 use crate::abc_constr;
 use crate::closure::{self, ClosureTry};
+use crate::drive;
 use crate::error::Error;
 use crate::latches;
 use crate::liberty::{self, Liberty};
 use crate::macros::{self, MacroLiberty};
-use crate::opensta::{self, Sta, StaRun};
+use crate::opensta::{self, Resized, Sta, StaRun};
 use crate::parse;
 use crate::report::{Mode, SynthReport, SynthRequest, Timing, FORMAT_VERSION};
 use crate::script;
@@ -38,7 +39,7 @@ const NETLIST_VERILOG: &str = "netlist.v";
 pub const CLOSURE_DIR: &str = "closure";
 /// Outputs of an earlier run that must not be mistaken for this run's (`netlist.json` is an
 /// older version's).
-const OUTPUTS: [&str; 15] = [
+const OUTPUTS: [&str; 16] = [
     LOG_FILE,
     REPORT_FILE,
     STAT_PRE_FILE,
@@ -48,6 +49,7 @@ const OUTPUTS: [&str; 15] = [
     ABC_OUT_FILE,
     "abc_static.txt",
     NETLIST_VERILOG,
+    opensta::SIZED_NETLIST,
     "netlist.json",
     SDC_FILE,
     opensta::SCRIPT_FILE,
@@ -190,6 +192,15 @@ fn synthesize_closure(
         path: from.clone(),
         source,
     })?;
+    let sized = from.with_file_name(opensta::SIZED_NETLIST);
+    if sized.exists() {
+        std::fs::copy(&sized, work.join(opensta::SIZED_NETLIST)).map_err(|source| {
+            Error::WorkDir {
+                path: sized.clone(),
+                source,
+            }
+        })?;
+    }
     report.target_ps = Some(target_ps);
     report.closure = tries;
     write_report(&work, &report)?;
@@ -341,6 +352,16 @@ fn synthesize_once(req: &SynthRequest, timing: &Timing, dc2: bool) -> Result<Syn
             static_inputs: timing.static_inputs.clone(),
             wire_load: timing.wire_load.clone(),
         };
+        // The timing-driven flow gives registers with a large fanout a stronger cell.
+        let stronger = match (timing.target_ps, &lib_text) {
+            (Some(_), Some(text)) => {
+                drive::stronger_registers(text).map_err(|reason| Error::Liberty {
+                    path: l.given.clone(),
+                    reason,
+                })?
+            }
+            _ => Vec::new(),
+        };
         let run = StaRun {
             work: &work,
             top: &req.top,
@@ -348,11 +369,37 @@ fn synthesize_once(req: &SynthRequest, timing: &Timing, dc2: bool) -> Result<Syn
             ps_per_unit: liberty::time_unit_ps(&l.plain)?,
             macros: &macros,
             constraints: &constraints,
+            stronger: &stronger,
         };
-        report.sta = Some(opensta::run(sta, &run)?);
+        let sta = opensta::run(sta, &run)?;
+        count_resized(&mut report, &sta.resized, &stronger);
+        report.sta = Some(sta);
     }
     write_report(&work, &report)?;
     Ok(report)
+}
+
+/// Counts the registers OpenSTA gave a stronger cell ([`drive`]) in the report's cells and
+/// area, as Yosys counted the netlist before.
+fn count_resized(report: &mut SynthReport, resized: &[Resized], stronger: &[drive::Stronger]) {
+    for r in resized {
+        let Some(s) = stronger
+            .iter()
+            .find(|s| s.cell == r.from && s.stronger == r.to)
+        else {
+            continue;
+        };
+        if let Some(n) = report.cells.get_mut(&r.from) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                report.cells.remove(&r.from);
+            }
+        }
+        *report.cells.entry(r.to.clone()).or_insert(0) += 1;
+        if let Some(area) = &mut report.area_um2 {
+            *area += s.stronger_area - s.cell_area;
+        }
+    }
 }
 
 /// Refuses top names that would break the script (whitespace, `;`, quotes, `#`).

@@ -509,7 +509,10 @@ fn timing_driven_flow_maps_static_logic_apart() {
         "{abc}"
     );
     let constr = std::fs::read_to_string(work.join("abc.constr")).unwrap();
-    assert!(constr.starts_with("set_driving_cell BUF_X1\nset_load "), "{constr}");
+    assert!(
+        constr.starts_with("set_driving_cell BUF_X1\nset_load "),
+        "{constr}"
+    );
     // ABC mapped the select's XOR on its own (the static cone: one two-input XOR or XNOR)...
     let cone = std::fs::read_to_string(work.join("abc_static.txt")).unwrap();
     assert!(
@@ -643,4 +646,57 @@ fn closure_needs_a_target() {
         ..Default::default()
     };
     refused_before_writing(timing, "closure needs a delay target");
+}
+
+/// A write-data register fanning out to a 32-entry latch table: 4 bits, each wired straight
+/// to 32 latches (ABC never sees those nets), read back through a 32:1 multiplexer.
+const LATCH_TABLE: &str = "module latch_table (input clk_i, input [3:0] d_i, input [31:0] we_i,
+  input [4:0] sel_i, output [3:0] q_o);
+  reg [3:0] wd_q;
+  always @(posedge clk_i) wd_q <= d_i;
+  reg [3:0] mem [0:31];
+  genvar i;
+  generate for (i = 0; i < 32; i = i + 1) begin : g_entry
+    always @* if (clk_i & we_i[i]) mem[i] = wd_q;
+  end endgenerate
+  assign q_o = mem[sel_i];
+endmodule
+";
+
+#[test]
+fn timing_driven_flow_gives_a_register_with_a_large_fanout_a_stronger_cell() {
+    let Some((_dir, req, lib)) = liberty_request(NANGATE45, "latch_table", LATCH_TABLE) else {
+        return;
+    };
+    // The default flow keeps dfflibmap's smallest flip-flop.
+    let plain = synth::synthesize(&req).unwrap();
+    assert_eq!(plain.cells.get("DFF_X1"), Some(&4), "{:?}", plain.cells);
+    assert!(plain.sta.as_ref().unwrap().resized.is_empty());
+    let timing = synth::Timing {
+        target_ps: Some(300.0),
+        clock: Some("clk_i".into()),
+        ..Default::default()
+    };
+    let r = synth::synthesize_with(&req, &timing).unwrap();
+    check_outputs(&r, &req);
+    // Each of the 4 write-data flip-flops drives 32 latches (more than 16 pins): DFF_X2.
+    let sta = r.sta.as_ref().unwrap();
+    assert_eq!(sta.resized.len(), 4, "{:?}", sta.resized);
+    assert!(sta
+        .resized
+        .iter()
+        .all(|s| s.from == "DFF_X1" && s.to == "DFF_X2"));
+    assert_eq!(r.cells.get("DFF_X2"), Some(&4), "{:?}", r.cells);
+    assert_eq!(r.cells.get("DFF_X1"), None, "{:?}", r.cells);
+    assert_eq!(r.cells.get("DLH_X1"), Some(&128), "{:?}", r.cells);
+    // The area counts the stronger cells, and OpenSTA wrote the netlist it timed.
+    let sum = cells_area(&lib, &r.cells);
+    assert!(
+        (r.area_um2.unwrap() - sum).abs() < 1e-6,
+        "{} {sum}",
+        r.area_um2.unwrap()
+    );
+    let work = r.script.parent().unwrap();
+    let sized = std::fs::read_to_string(work.join("netlist_sized.v")).unwrap();
+    assert_eq!(sized.matches("DFF_X2 ").count(), 4, "{sized}");
 }
