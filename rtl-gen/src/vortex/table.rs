@@ -79,39 +79,43 @@ impl Configuration {
     }
 }
 
-/// Runs the table on `configurations`: every kernel on [`MAPS`], and [`NO_BROADCAST`].
+/// Runs the table on `configurations`: every kernel on [`MAPS`], and [`NO_BROADCAST`], one
+/// map at a time. After each map, `written` gets every record so far (speed-ups set), so that a
+/// long table shows what it has if it is stopped; the records are returned at the end.
 pub fn run(
     setup: &Setup,
     configurations: &[Configuration],
     timeout: Duration,
     progress: &dyn Progress,
+    written: &mut dyn FnMut(&[Record]) -> Result<(), Error>,
 ) -> Result<Vec<Record>, Error> {
-    let maps = MAPS
-        .iter()
-        .map(|m| MapChoice::parse(m))
-        .collect::<Result<Vec<_>, _>>()?;
     let mut records = Vec::new();
     for configuration in configurations {
         let (config, kernels) = configuration.plan()?;
-        let plan = Plan {
-            config: config.clone(),
-            maps: maps.clone(),
-            kernels: kernels.clone(),
-            timeout,
-        };
-        records.extend(flow::run(setup, &plan, progress)?);
-        let plan = Plan {
-            config,
-            maps: vec![MapChoice::parse(NO_BROADCAST.0)?],
-            kernels: kernels
-                .into_iter()
+        let mut plans = Vec::new();
+        for map in MAPS {
+            plans.push((MapChoice::parse(map)?, kernels.clone()));
+        }
+        plans.push((
+            MapChoice::parse(NO_BROADCAST.0)?,
+            kernels
+                .iter()
                 .filter(|k| NO_BROADCAST.1.contains(&k.name.as_str()))
+                .cloned()
                 .collect(),
-            timeout,
-        };
-        records.extend(flow::run(setup, &plan, progress)?);
+        ));
+        for (map, kernels) in plans {
+            let plan = Plan {
+                config: config.clone(),
+                maps: vec![map],
+                kernels,
+                timeout,
+            };
+            records.extend(flow::run(setup, &plan, progress)?);
+            flow::set_speedups(&mut records);
+            written(&records)?;
+        }
     }
-    flow::set_speedups(&mut records);
     Ok(records)
 }
 
