@@ -19,7 +19,7 @@
 use std::ops::{Deref, DerefMut};
 
 /// The longest line an emitter prints (the project's readability bar).
-pub const LINE_WIDTH: usize = 120;
+pub const LINE_WIDTH: usize = 100;
 
 /// Lines of text at a current indentation depth.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! Every emitted module of every family reads like hand-written Verilog: at representative
 //! sizes of each (the hash matrix of `common::all_designs`, RAP, wide RAP, RAS and 3P converters
 //! baked, loadable, packed and pipelined from `w = 3` to `w = 1024`, every D²MA block at three
-//! sizes and three address widths) no line is longer than 120 characters and no operator has
+//! sizes and three address widths) no line is longer than 100 characters and no operator has
 //! an operand its constant already decides (`1'b0 &`, `& 1'b1`, `| 1'b0`, `^ 4'h0`, a
 //! constant select `1'b1 ?`), which the builders fold instead. The testbenches of the largest
 //! of them fit the same width.

@@ -252,7 +252,8 @@ pub fn testbench_source(harness: &Harness, vectors: usize) -> String {
                 w.line(format!(
                     "$fatal(1, \"{top}: %s / %s do not hold %0d defined vectors\","
                 ));
-                w.line(format!("       \"{stim_file}\", \"{expect_file}\", N);"));
+                let (stim, expect) = (format!("\"{stim_file}\""), format!("\"{expect_file}\""));
+                w.fill("       ", &[&stim, &expect, "N"], ",", ");");
             });
             {
                 let mut w = w.indent();
@@ -396,13 +397,23 @@ fn report(
     } else {
         ("", "")
     };
+    // A note goes on the same output line through a `$write` then a `$display`, so that no
+    // source line passes the width.
+    let (task, pad) = if note.is_empty() {
+        ("$display", "        ")
+    } else {
+        ("$write", "      ")
+    };
     w.block("if (tb_reports < MAX_REPORTS) begin", "end", |w| {
         w.line(format!(
-            "$display(\"MISMATCH vector %0d in=%h expected=%h got=%h{phase_format}{note}\","
+            "{task}(\"MISMATCH vector %0d in=%h expected=%h got=%h{phase_format}\","
         ));
         w.line(format!(
-            "         {index}, {input}, {expected}, tb_got{phase_arg});"
+            "{pad} {index}, {input}, {expected}, tb_got{phase_arg});"
         ));
+        if !note.is_empty() {
+            w.line(format!("$display(\"{note}\");"));
+        }
     });
     w.line("tb_reports = tb_reports + 1;");
 }

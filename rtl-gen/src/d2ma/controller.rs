@@ -94,7 +94,7 @@ struct SpanUnit {
 
 /// One register stage of the span unit: `span<k>_<name>` for each value, no reset.
 fn span_stage<const N: usize>(m: &mut Module, k: u32, values: [(&str, Expr); N]) -> [Signal; N] {
-    values.map(|(name, v)| m.register_unreset(&format!("span{k}_{name}"), v, None, None))
+    values.map(|(name, v)| m.register_unreset(&format!("span{k}_{name}_q"), v, None, None))
 }
 
 impl SpanUnit {
@@ -111,7 +111,7 @@ impl SpanUnit {
         // the command's cycle reads the table through a multiplexer already.
         let hc_field = field("halo_cols");
         let hc_code = written.slice(hc_field.lsb + RUN_CODE_BITS - 1, hc_field.lsb);
-        let valid1 = m.register("span1_valid", fin, 0);
+        let valid1 = m.register("span1_valid_q", fin, 0);
         let mode = m.wire_of("span_mode", f("mode"));
         let [cta1, buf1, count, two_d, halo, bank1, hr, hc, size1, shared1] = span_stage(
             m,
@@ -147,7 +147,7 @@ impl SpanUnit {
         let wide = two_d
             .expr()
             .and(in_halo(hc.slice(hc.width() - 1, t)).reduce_or());
-        let valid2 = m.register("span2_valid", valid1.expr(), 0);
+        let valid2 = m.register("span2_valid_q", valid1.expr(), 0);
         let [cta2, buf2, rows2, cols2, two_d2, wide2, lg2, bank2, size2, shared2] = span_stage(
             m,
             2,
@@ -166,7 +166,7 @@ impl SpanUnit {
         );
         // Step 3: the element count less one (a count of zero wraps to all ones, and
         // saturates).
-        let valid3 = m.register("span3_valid", valid2.expr(), 0);
+        let valid3 = m.register("span3_valid_q", valid2.expr(), 0);
         let one = Expr::constant(1, COUNT_BITS);
         let product = rows2
             .expr()
@@ -206,7 +206,7 @@ impl SpanUnit {
         let carry_in = |x: Expr| Expr::concat(vec![x.zext(SLOT_BITS), Expr::constant(1, 1)]);
         let sum = m.wire_of("span_slots_sum", carry_in(low).add(carry_in(pads)));
         let sat = Expr::constant(1 << SATURATED_BITS, SLOT_BITS);
-        let valid4 = m.register("span4_valid", valid3.expr(), 0);
+        let valid4 = m.register("span4_valid_q", valid3.expr(), 0);
         let [cta4, buf4, slots, size4, shared4] = span_stage(
             m,
             4,
@@ -841,7 +841,7 @@ impl TableStore {
         match self.storage {
             Storage::FlipFlop | Storage::Latch => self.storage.cell(m, name, &data, enable),
             Storage::ClockGated => {
-                let fresh = m.register(&format!("{name}_fresh"), enable, 0);
+                let fresh = m.register(&format!("{name}_fresh_q"), enable, 0);
                 let q = self.storage.cell(m, name, &data, fresh.expr());
                 m.wire_of(
                     &format!("{name}_shown"),

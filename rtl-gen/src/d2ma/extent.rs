@@ -101,9 +101,9 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
                 .and(hit(&cfg_cta, &cfg_buf))
                 .and(busy.bit(i).not()),
         );
-        let en = m.register_enabled(&format!("fill_en{i}"), cfg_data.bit(xb - 1), 0, we.expr());
+        let en = m.register_enabled(&format!("fill_en{i}_q"), cfg_data.bit(xb - 1), 0, we.expr());
         let ext = m.register_unreset(
-            &format!("extent{i}"),
+            &format!("extent{i}_q"),
             cfg_data.slice(xb - 2, 0),
             Some(we.expr()),
             None,

@@ -319,7 +319,7 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
     // `stage_held` (register to register) the cycle after it arrived, and the stage then shows
     // the held copy. The AGEN emits nothing while a chunk waits (mem_req_ready_i is low then),
     // so at most one of the two is valid.
-    let arrived_valid = m.register("stage_valid", push.expr(), 0);
+    let arrived_valid = m.register("stage_valid_q", push.expr(), 0);
     let (held_valid, held_valid_d) = m.state("stage_held_valid", 1, 0);
     let staged = m.wire_of("staged", arrived_valid.expr().or(held_valid.expr()));
     let stage_layout = layout.staged();
@@ -334,10 +334,15 @@ pub fn build(design: &D2maDesign, dp: &DataPath, name: &str, header: Vec<String>
         "mshr" => mshr.clone(),
         other => unreachable!("{other} is not a staged field"),
     });
-    let arrived = m.register_unreset("stage", chunk, None, None);
-    let arrived_segment = m.register_unreset("stage_segment", c_segment.expr(), None, None);
+    let arrived = m.register_unreset("stage_q", chunk, None, None);
+    let arrived_segment = m.register_unreset("stage_segment_q", c_segment.expr(), None, None);
     let hold = |m: &mut Module, name: &str, arrived: &Signal| {
-        let held = m.register_unreset(name, arrived.expr(), Some(arrived_valid.expr()), None);
+        let held = m.register_unreset(
+            &format!("{name}_q"),
+            arrived.expr(),
+            Some(arrived_valid.expr()),
+            None,
+        );
         m.wire_of(
             &format!("{name}_now"),
             Expr::mux(held_valid.expr(), held.expr(), arrived.expr()),

@@ -530,7 +530,8 @@ impl Module {
         self.assigns.push((target, value));
     }
 
-    /// Declares register `name`, of `d`'s width, loading `d` on every rising clock edge and
+    /// Declares register `name` (ending in `_q`: the builders name every register so, and a
+    /// name without it panics), of `d`'s width, loading `d` on every rising clock edge and
     /// reset to the constant `reset` (of any width up to 64 bits; wider registers are reset to
     /// `reset` zero-extended).
     pub fn register(&mut self, name: &str, d: Expr, reset: u64) -> Signal {
@@ -548,6 +549,11 @@ impl Module {
             "reset value of {name} of another width"
         );
         self.check_name(name);
+        assert!(
+            name.ends_with("_q"),
+            "register {name} in {}: a register's name ends in _q (lowRISC)",
+            self.name
+        );
         let q = Signal::new(name, d.width());
         self.registers.push(Register {
             q: q.clone(),

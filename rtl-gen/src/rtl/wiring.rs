@@ -230,7 +230,7 @@ mod tests {
         let wire = gather(&mut m, "spread", parts[32..].to_vec());
         m.assign(&y, wire.expr());
         let text = emit(&m);
-        assert!(text.lines().all(|l| l.len() <= 120), "{text}");
+        assert!(text.lines().all(|l| l.len() <= WIDTH), "{text}");
         // Bit 0 of the wire is bit 0 of field 0; bit 32 is bit 0 of field... b = 1, field 0.
         assert!(
             text.contains("a_long_input_name_i[16], a_long_input_name_i[0]};"),
