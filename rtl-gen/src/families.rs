@@ -6,10 +6,11 @@ use crate::prove::Referee;
 
 /// The families' referees for `rtl-gen prove` and `rtl-gen mutate`, in the order they are
 /// asked.
-pub const REFEREES: [&dyn Referee; 3] = [
+pub const REFEREES: [&dyn Referee; 4] = [
     &crate::hash::reference::Referee,
     &crate::rap::reference::Referee,
     &crate::d2ma::reference::Referee,
+    &crate::conflict::reference::Referee,
 ];
 
 /// The sweep space of `family` from its plan (an emitted sweep's `sweep.json`), for

@@ -45,6 +45,10 @@ const HAND_WRITTEN: &[(&str, &str)] = &[
         "d2ma/reference.rs",
         "the proof reference (read by Yosys -formal, never in a block folder)",
     ),
+    (
+        "conflict/reference.rs",
+        "the proof reference (read by Yosys -formal, never in a block folder)",
+    ),
 ];
 
 fn snapshots() -> Vec<(String, String)> {

@@ -6,11 +6,13 @@
 //!
 //! - [`logic`]: the module (one hasher instance a lane, the repeats, a count per bank and
 //!   their maximum);
-//! - [`vectors`]: directed and random accesses, expected values from the model.
+//! - [`vectors`]: directed and random accesses, expected values from the model;
+//! - [`reference`]: its referee for `rtl-gen prove` and `rtl-gen mutate`.
 //!
 //! The family follows docs/DEVELOPING.md's steps; its command is `rtl-gen conflict`.
 
 pub mod logic;
+pub mod reference;
 pub mod vectors;
 
 use crate::block::{Block, Header, Identity, Stimulus};
