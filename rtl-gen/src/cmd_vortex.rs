@@ -118,8 +118,8 @@ At Vortex's default configuration (4 warps x 4 threads, 4 banks) and at 16 threa
 sgemm2 (-n16, -n32, -n64), conv3 -n64 -l, sgemm, vecadd and the project's transpose, strided,
 histogram, stencil and reduce, each on vortex, modulo, xor, best and rap, and conv3 and reduce
 on modulo/no-broadcast (--configuration picks one of the two). Prints the Markdown table, the
-hashes best programmed and the issue's checks, and writes them to <out>/table.md (the records to
-<out>/table.json) after each map, so that a stopped table keeps what it has. Hours on a busy
+hashes best programmed and the issue's checks, and writes them to <out>/table/table.md (the
+records to <out>/table/table.json) after each map, so that a stopped table keeps what it has. Hours on a busy
 2-core machine; every build and trace is kept, so a rerun only runs the kernels.
 
 Examples:
@@ -135,7 +135,7 @@ struct TableArgs {
     /// The pinned Vortex copy (read only).
     #[arg(long, default_value = vortex::DEFAULT_VORTEX)]
     vortex: PathBuf,
-    /// The build folder (as `rtl-gen vortex run --out`); the table goes to table.md in it.
+    /// The build folder (as `rtl-gen vortex run --out`); the table goes to table/table.md in it.
     #[arg(long, default_value = "out/vx")]
     out: PathBuf,
     #[command(flatten)]
@@ -298,7 +298,7 @@ fn trace_kernel(args: TraceArgs) -> Result<ExitCode, Error> {
     let setup = setup(&args.vortex, &args.work, args.jobs)?;
     rtl_gen::output::OutputFolder::check_files([args.out.as_path()])?;
     OutputFolder::open(&setup.work)?;
-    let _lock = rtl_gen::output::lock::DirLock::acquire(&setup.work)?;
+    let lock = rtl_gen::output::lock::DirLock::acquire(&setup.work)?;
     let timeout = Duration::from_secs(args.timeout);
     let mut session = flow::Session::new(&setup, &config, true, timeout, progress(args.quiet))?;
     let (path, trace) = session.trace(&kernel, &map)?;
@@ -321,6 +321,9 @@ fn trace_kernel(args: TraceArgs) -> Result<ExitCode, Error> {
     if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(Error::io(parent))?;
     }
+    // The build folder's lock is released first: write_file takes the lock of the trace's
+    // folder, which may be the build folder itself.
+    drop(lock);
     rtl_gen::output::write_file(&args.out, out.as_bytes())?;
     println!(
         "{}: {} warp accesses of {kernel}",
@@ -349,11 +352,13 @@ fn write_table(args: TableArgs) -> Result<ExitCode, Error> {
             table::checks(records)
         )
     };
-    // The table so far after each map, the whole one at the end.
+    // The table so far after each map, the whole one at the end, in a folder of its own
+    // (write_file takes the lock of the file's folder; the build folder's is held).
+    let folder = setup.work.join("table");
     let mut write = |records: &[flow::Record]| -> Result<(), Error> {
-        rtl_gen::output::write_file(&setup.work.join("table.md"), text(records).as_bytes())?;
+        rtl_gen::output::write_file(&folder.join("table.md"), text(records).as_bytes())?;
         let json = serde_json::to_string_pretty(records).unwrap_or_else(|e| unreachable!("{e}"));
-        rtl_gen::output::write_file(&setup.work.join("table.json"), json.as_bytes())
+        rtl_gen::output::write_file(&folder.join("table.json"), json.as_bytes())
     };
     let records = table::run(
         &setup,
