@@ -2,7 +2,8 @@
 # The D²MA table of docs/QOR.md ("D²MA engine beside the paper's Table 3"): every block at the
 # paper's size (8 CTAs x 4 buffers, 128 B segments, 64-bit global addresses), the controller
 # array and the engine in each storage style (flip-flop, clock-gated, latch), the AGEN and the
-# RAW check, each synthesized by `rtl-gen synth` at NanGate45 in the default flow and in the
+# RAW check, and (BLOCKS=system) the engine with its data path into shared memory in each style
+# (`rtl-gen d2ma system`'s engine: 8-word fill beats, 4 MSHRs), each synthesized by `rtl-gen synth` at NanGate45 in the default flow and in the
 # timing-driven flow (`--target-ps TARGET`, default 1000 ps: the clock goal's measure), JOBS
 # syntheses at a time.
 # Every figure is read from the synth.json `rtl-gen synth` writes; nothing is copied by hand.
@@ -24,8 +25,8 @@
 #                                            d2ma_* folder there stops the script)
 # Environment:
 #   JOBS     syntheses at a time (default: the number of CPUs)
-#   BLOCKS   which blocks, a space-separated subset of: controller agen raw-check engine
-#            (default: all four)
+#   BLOCKS   which blocks, a space-separated subset of: controller agen raw-check engine system
+#            (default: the first four)
 #   STORAGE  storage styles of the controller and engine (default: flip-flop clock-gated latch)
 #   FLOWS    default and/or timing (default: both)
 #   CTAS, BUFFERS, SEGMENT  the size (default 8, 4, 128: the paper's)
@@ -40,6 +41,8 @@
 #   WIRE_LOAD  OpenSTA's wires (`rtl-gen synth --wire-load`: library, none or a model; default
 #            library)
 #   CLOSURE  1: the timing-driven flow with `--closure` (four mappings, the best kept by OpenSTA)
+#   TENSOR_SLOTS  the system's tensor slots (`rtl-gen d2ma system --tensor-slots`; default
+#            unset: none, the paper's entries only); its folders are named `_t<N>`
 #   RTL      the rtl-gen binary (default target/release/rtl-gen)
 #   LIB      the liberty file (default ../shared/pdk/nangate45_typ.lib.gz)
 #
@@ -56,6 +59,7 @@ CTAS=${CTAS:-8}
 BUFFERS=${BUFFERS:-4}
 SEGMENT=${SEGMENT:-128}
 MAX_IN_FLIGHT=${MAX_IN_FLIGHT:-}
+TENSOR_SLOTS=${TENSOR_SLOTS:-}
 GLOBAL_BITS=${GLOBAL_BITS:-64}
 RTL=${RTL:-target/release/rtl-gen}
 TARGET=${TARGET:-1000}
@@ -76,6 +80,8 @@ done
 size=(--ctas "$CTAS" --buffers "$BUFFERS" --segment-bytes "$SEGMENT" --vectors 1)
 bound=()
 [ -n "$MAX_IN_FLIGHT" ] && bound=(--max-in-flight "$MAX_IN_FLIGHT")
+tensor=()
+[ -n "$TENSOR_SLOTS" ] && tensor=(--tensor-slots "$TENSOR_SLOTS")
 global=(--global-bits "$GLOBAL_BITS")
 jobs_file=$(mktemp)
 trap 'rm -f "$jobs_file"' EXIT
@@ -99,9 +105,14 @@ for flow in $FLOWS; do
         for s in $STORAGE; do
           "$RTL" d2ma "$block" "${size[@]}" "${global[@]}" "${bound[@]}" --storage "$s" --out "$dir" > /dev/null
         done ;;
+      system)
+        for s in $STORAGE; do
+          "$RTL" d2ma "$block" --ctas "$CTAS" --buffers "$BUFFERS" --segment-bytes "$SEGMENT" \
+            "${global[@]}" "${tensor[@]}" --storage "$s" --out "$dir" > /dev/null
+        done ;;
       agen) "$RTL" d2ma "$block" "${size[@]}" "${global[@]}" --out "$dir" > /dev/null ;;
       raw-check) "$RTL" d2ma "$block" "${size[@]}" --out "$dir" > /dev/null ;;
-      *) echo "error: BLOCKS: '$block' is not controller, agen, raw-check or engine" >&2; exit 2 ;;
+      *) echo "error: BLOCKS: '$block' is not controller, agen, raw-check, engine or system" >&2; exit 2 ;;
     esac
   done
   target=(--clock-ps "$CLOCK" --wire-load "$WIRE_LOAD")
@@ -112,9 +123,10 @@ for flow in $FLOWS; do
   done
 done
 echo "$(wc -l < "$jobs_file") syntheses, $JOBS at a time, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-# The largest (engines, then controllers) first, so that they do not finish last alone.
-{ grep /d2ma_engine "$jobs_file" || true; grep /d2ma_controller "$jobs_file" || true
-  grep -v -e /d2ma_engine -e /d2ma_controller "$jobs_file" || true; } |
+# The largest (systems, engines, then controllers) first, so that they do not finish last alone.
+{ grep /d2ma_system "$jobs_file" || true; grep /d2ma_engine "$jobs_file" || true
+  grep /d2ma_controller "$jobs_file" || true
+  grep -v -e /d2ma_system -e /d2ma_engine -e /d2ma_controller "$jobs_file" || true; } |
   xargs -P "$JOBS" -I{} sh -c '{} > /dev/null && echo "done: {}" >&2'
 echo "finished, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
@@ -122,10 +134,11 @@ python3 - "$OUT" "$FLOWS" "$CLOCK" > "$OUT/table.md" <<'EOF'
 import json, pathlib, sys
 out, flows, clock = pathlib.Path(sys.argv[1]), sys.argv[2].split(), sys.argv[3]
 # Table 3 of the paper (45 nm, per shader).
-paper = {"controller": "45 169.4", "agen": "2 246.6", "raw_check": "1 493.8", "engine": "54 604.3"}
+paper = {"controller": "45 169.4", "agen": "2 246.6", "raw_check": "1 493.8", "engine": "54 604.3",
+         "system": "54 604.3"}
 label = {"controller": "controller array", "agen": "AGEN", "raw_check": "RAW check",
-         "engine": "engine"}
-order = ["controller", "agen", "raw_check", "engine"]
+         "engine": "engine", "system": "engine with its data path"}
+order = ["controller", "agen", "raw_check", "engine", "system"]
 styles = {"": "flip-flop", "_cg": "clock-gated", "_lat": "latch"}
 def num(x, digits=1):
     return "-" if x is None else f"{x:,.{digits}f}".replace(",", " ")
@@ -138,6 +151,8 @@ for flow in flows:
         storage = "-"
         if block in ("controller", "engine"):
             storage = styles["_" + top.rsplit("_", 1)[1] if top.endswith(("_cg", "_lat")) else ""]
+        if block == "system":
+            storage = next((v for k, v in styles.items() if k and k + "_" in top), "flip-flop")
         latches = sum(n for c, n in r["cells"].items() if c.startswith(("DLH", "DLL", "TLAT")))
         sta = r["sta"]
         abc_fmax = 1e6 / r["delay_ps"] if r["delay_ps"] else None

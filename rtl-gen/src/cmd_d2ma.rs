@@ -4,7 +4,7 @@ use clap::{Args, ValueEnum};
 use models::config::parse_u64;
 use models::d2ma::BufferEntry;
 use models::smem::Shape;
-use rtl_gen::d2ma::system::{System, SystemDesign, DEFAULT_VECTOR_LENGTH};
+use rtl_gen::d2ma::system::{System, SystemDesign, TensorLoadSpec, DEFAULT_VECTOR_LENGTH};
 use rtl_gen::d2ma::vectors::D2maPlan;
 use rtl_gen::d2ma::{D2maDesign, Storage, Unit};
 use rtl_gen::limits;
@@ -29,10 +29,13 @@ self-checking testbench that `rtl-gen cosim` runs (its defaults are the paper's 
 
 Examples:
   rtl-gen d2ma system --out out/
-  rtl-gen cosim out/d2ma_system_c8_b4_g32_m4_q8_l8_b32_d512_f8
+  rtl-gen cosim out/d2ma_system_c8_b4_g32_m4_l8_b32_d512_f8
   rtl-gen d2ma system --ctas 2 --buffers 2 --segment-bytes 32 --global-bits 24 --lanes 4 --banks 8 \\
-      --depth 256 --mshrs 2 --queue-chunks 4 --vector-length 64 --map rap --out out/
+      --depth 256 --mshrs 2 --vector-length 64 --map rap --out out/
   rtl-gen d2ma system --map hash --hash-config tma128.json --storage latch --out out/
+  rtl-gen d2ma system --tensor-slots 4 --out out/     # tensor maps too: d2ma_system_c8_b4_g32_t4_...
+  rtl-gen d2ma system --tensor-slots 4 --tensor-loads loads.json --out out/
+  rtl-gen d2ma system --tensor-slots 4 --tensor-cases gpu/results/tma_h100c.txt.gz --out out/
   rtl-gen d2ma engine --ctas 8 --buffers 4 --segment-bytes 128 --out out/
   rtl-gen cosim out/d2ma_engine_c8_b4
   rtl-gen d2ma controller --ctas 8 --buffers 4 --out out/
@@ -71,13 +74,23 @@ pub struct D2maArgs {
     /// 16-bit counts); 32 matches the paper's 32 MSHRs per shader (6-bit counts).
     #[arg(long, value_name = "N")]
     max_in_flight: Option<u32>,
-    /// System: outstanding segment requests, MSHRs (2, 4, 8 or 16) [default: 4].
+    /// System: request records, MSHRs: segment requests in flight and chunks waiting to be
+    /// written (2, 4, 8 or 16) [default: 4].
     #[arg(long, value_name = "N")]
     mshrs: Option<u32>,
-    /// System: chunks queued between the AGEN and the shared-memory writer (a power of two from
-    /// 2 to 64) [default: 8].
+    /// System: tensor slots (0 to 8, at most CTAs x buffers): the engine also takes tensor
+    /// maps (docs/TMA.md), each slot a map and one load's coordinates, and the testbench adds
+    /// the directed tensor loads [default: 0].
     #[arg(long, value_name = "N")]
-    queue_chunks: Option<u32>,
+    tensor_slots: Option<u32>,
+    /// System: tensor loads to add after the directed phases, a JSON array of
+    /// {"map": TENSOR MAP, "coords": [...], "shared_address": N} (needs --tensor-slots).
+    #[arg(long, value_name = "FILE")]
+    tensor_loads: Option<PathBuf>,
+    /// System: the H100 load cases of these files (gpu/results/tma_*.txt.gz, gpu/gen/
+    /// tma_cases_*.txt) that fit the engine, after the directed phases (needs --tensor-slots).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    tensor_cases: Vec<PathBuf>,
     /// System: the shared memory's lanes, also the words of a fill beat (a power of two from 2
     /// to 64) [default: 8].
     #[arg(long, alias = "fill-words", value_name = "N")]
@@ -231,7 +244,9 @@ pub fn run(args: D2maArgs, command: &str) -> Result<ExitCode, Error> {
     };
     let system_flags: Vec<&str> = [
         ("--mshrs", args.mshrs.is_some()),
-        ("--queue-chunks", args.queue_chunks.is_some()),
+        ("--tensor-slots", args.tensor_slots.is_some()),
+        ("--tensor-loads", args.tensor_loads.is_some()),
+        ("--tensor-cases", !args.tensor_cases.is_empty()),
         ("--lanes", args.lanes.is_some()),
         ("--banks", args.banks.is_some()),
         ("--depth", args.depth.is_some()),
@@ -328,12 +343,46 @@ fn system(args: &D2maArgs, command: &str) -> Result<ExitCode, Error> {
         banks: args.banks.unwrap_or(paper.banks),
         depth: args.depth.unwrap_or(paper.depth),
         mshrs: args.mshrs.unwrap_or(paper.mshrs),
-        chunks: args.queue_chunks.unwrap_or(paper.chunks),
+        tensor_slots: args.tensor_slots.unwrap_or(0),
         storage: args.storage.unwrap_or_default(),
     };
     let shape = Shape::new(s.lanes, s.banks, s.depth, 4)?;
     let map = args.map.spec(shape)?;
-    let design = SystemDesign::new(s, map, args.vector_length.unwrap_or(DEFAULT_VECTOR_LENGTH))?;
+    let mut design =
+        SystemDesign::new(s, map, args.vector_length.unwrap_or(DEFAULT_VECTOR_LENGTH))?;
+    if let Some(path) = &args.tensor_loads {
+        let text = rtl_gen::json_input::read_text(path)?;
+        let loads: Vec<TensorLoadSpec> =
+            rtl_gen::json_input::parse(&text, None).map_err(|e| Error::ConfigFile {
+                path: path.clone(),
+                message: e.to_string(),
+            })?;
+        design = design.with_tensor_loads(&loads, "--tensor-loads")?;
+    }
+    if !args.tensor_cases.is_empty() {
+        if s.tensor_slots == 0 {
+            return Err(Error::BadFlag {
+                flag: "--tensor-cases",
+                value: "given".into(),
+                message: "needs --tensor-slots 1 or more".into(),
+            });
+        }
+        let mut records = Vec::new();
+        for path in &args.tensor_cases {
+            let text = rtl_gen::json_input::read_text(path)?;
+            records.extend(models::tma::silicon::parse(&text).map_err(|message| {
+                Error::ConfigFile {
+                    path: path.clone(),
+                    message,
+                }
+            })?);
+        }
+        let (with_cases, taken) = design.with_silicon_cases(&records);
+        design = with_cases;
+        if !args.json {
+            println!("{taken} H100 load cases fit the engine and run after the directed phases");
+        }
+    }
     let (dir, manifest) = design.write(command, &args.out)?;
     crate::cli::print_written(&rtl_gen::block::Written { dir, manifest }, args.json);
     Ok(ExitCode::SUCCESS)

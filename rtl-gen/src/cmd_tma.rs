@@ -7,7 +7,6 @@ use models::tma::silicon::{self, global_byte, Report, Tally};
 use models::tma::{chunks, image, BoxLayout, Load, TensorMap};
 use rtl_gen::Error;
 use serde_json::json;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -230,23 +229,6 @@ fn load(a: LoadArgs) -> Result<ExitCode, Error> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A results file, gunzipped when it ends in `.gz`.
-fn read_results(path: &Path) -> Result<String, Error> {
-    let raw = std::fs::read(path).map_err(Error::io(path))?;
-    if path.extension().is_some_and(|e| e == "gz") {
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(&raw[..])
-            .read_to_string(&mut text)
-            .map_err(Error::io(path))?;
-        Ok(text)
-    } else {
-        String::from_utf8(raw).map_err(|e| Error::ConfigFile {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })
-    }
-}
-
 fn print_report(files: &[(PathBuf, Tally)], r: &Report) {
     for (path, t) in files {
         println!(
@@ -286,7 +268,7 @@ fn replay(a: ReplayArgs) -> Result<ExitCode, Error> {
     let mut all = Vec::new();
     let mut files = Vec::new();
     for path in &a.results {
-        let text = read_results(path)?;
+        let text = rtl_gen::json_input::read_text(path)?;
         let records = silicon::parse(&text).map_err(|message| Error::ConfigFile {
             path: path.clone(),
             message,

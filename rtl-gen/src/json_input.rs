@@ -32,6 +32,22 @@ impl fmt::Display for JsonError {
     }
 }
 
+/// The text of an input file, gunzipped when its name ends in `.gz` (the H100's result files).
+pub fn read_text(path: &std::path::Path) -> Result<String, crate::Error> {
+    let raw = std::fs::read(path).map_err(crate::Error::io(path))?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&raw[..]), &mut text)
+            .map_err(crate::Error::io(path))?;
+        Ok(text)
+    } else {
+        String::from_utf8(raw).map_err(|e| crate::Error::ConfigFile {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+}
+
 /// Parses `text` as a `T`, refusing repeated keys; `T` sees the document's value at `key` (a
 /// top-level key, such as a manifest's `configuration`) when given, or the whole document.
 pub fn parse<T: DeserializeOwned>(text: &str, key: Option<&str>) -> Result<T, JsonError> {

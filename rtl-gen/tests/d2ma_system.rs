@@ -2,8 +2,10 @@
 //! D²MA engine with its data path, a shared memory from `rtl-gen smem` (modulo, the XOR hash of
 //! TMA's 128-byte swizzle, RAP), and warps that read every tile through the RAW check.
 //!
-//! Every word a warp reads is checked against `models::d2ma::data::shared_image` (global byte
-//! `a` holds `a ^ a >> 8 ^ a >> 16`, the same function in the testbench's memory model); a warp
+//! Every word a warp reads is checked against `models::d2ma::data::shared_image`, or for a
+//! tensor load `models::tma::image` (global byte `a` holds `a ^ a >> 8 ^ a >> 16`, the same
+//! function in the testbench's memory model), and every completion's byte count against the
+//! model's (an mbarrier's transaction count for a tensor load); a warp
 //! load presents its address to the engine's RAW check every cycle until it may go, so no warp
 //! reads before its buffer's data is written (a read that went early would see stale data);
 //! probes of addresses outside their CTA's in-flight buffers are presented while warps wait,
@@ -92,6 +94,14 @@ fn run(s: &System, n: u16, map: &str) -> (String, String) {
 /// The paper's size ([`System::PAPER`]).
 const PAPER: System = System::PAPER;
 
+/// The paper's size with 4 tensor slots: the phases add the directed tensor loads (swizzles of
+/// 128, 64 and 32 bytes and none, boxes across both ends of two dimensions and wholly outside,
+/// element strides 2 and 3, ranks 2, 3 and 5, NaN and zero fill).
+const PAPER_TENSOR: System = System {
+    tensor_slots: 4,
+    ..PAPER
+};
+
 /// A small size ([`System::SMALL`]).
 const SMALL: System = System::SMALL;
 
@@ -99,6 +109,7 @@ const SMALL: System = System::SMALL;
 /// flip-flop stage) and in clock-gated flip-flops.
 const SMALL_LATCH: System = System {
     storage: Storage::Latch,
+    tensor_slots: 2,
     ..SMALL
 };
 const SMALL_CLOCK_GATED: System = System {
@@ -113,6 +124,37 @@ fn tma128_config(addr_bits: u32) -> String {
     format!(
         r#"{{"kind": "xor-matrix", "addr_bits": {addr_bits}, "banks": 32, "rows": ["0x1", "0x2", "0x24", "0x48", "0x90"]}}"#
     )
+}
+
+/// The small size with four tensor slots, for the H100's cases.
+const SMALL_TENSOR: System = System {
+    tensor_slots: 4,
+    ..SMALL
+};
+
+/// The first 60 H100 load cases of `gpu/results/tma_h100c.txt.gz` (the cases the model matched
+/// on silicon, `models::tma::silicon`) that fit the engine, end to end at the small size under
+/// RAP: every byte of each box's image a warp reads is the model's. (`rtl-gen d2ma system
+/// --tensor-cases` runs all of them, docs/TMA.md.)
+#[test]
+fn h100_cases_end_to_end_at_the_small_size() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu/results/tma_h100c.txt.gz");
+    let text = rtl_gen::json_input::read_text(&path).unwrap();
+    let loads: Vec<_> = models::tma::silicon::parse(&text)
+        .unwrap()
+        .into_iter()
+        .filter(|r| matches!(r, models::tma::silicon::Record::Load(..)))
+        .take(60)
+        .collect();
+    let design = SystemDesign::new(SMALL_TENSOR, map_spec(&SMALL_TENSOR, "rap"), 64).unwrap();
+    let (design, taken) = design.with_silicon_cases(&loads);
+    assert!(taken >= 40, "{taken} of 60 cases fit");
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, manifest) = design.write("rtl-gen d2ma system", tmp.path()).unwrap();
+    let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
+    let log = std::fs::read_to_string(dir.join("build/verilator/run.log")).unwrap();
+    assert_eq!(report.failed, 0, "{log}");
+    assert_eq!(report.passed, manifest.testbench.vectors, "{log}");
 }
 
 /// Runs `s` under `map`: the summary line, after checking that loads waited and probes ran.
@@ -130,13 +172,13 @@ fn check(s: &System, n: u16, map: &str) {
 }
 
 #[test]
-fn paper_size_under_modulo() {
-    check(&PAPER, 256, "modulo");
+fn paper_size_with_tensor_maps_under_modulo() {
+    check(&PAPER_TENSOR, 256, "modulo");
 }
 
 #[test]
-fn paper_size_under_the_tma_swizzle_hash() {
-    check(&PAPER, 256, "tma128");
+fn paper_size_with_tensor_maps_under_the_tma_swizzle_hash() {
+    check(&PAPER_TENSOR, 256, "tma128");
 }
 
 #[test]
@@ -156,10 +198,16 @@ fn small_size_in_latches_and_clock_gated_flip_flops() {
 }
 
 /// The engine with its data path, at both sizes: `verilator --lint-only -Wall` with nothing
-/// suppressed, `iverilog -g2005`, Yosys `check -assert`; no line over 120 characters.
+/// suppressed, `iverilog -g2005`, Yosys `check -assert`; no line over 100 characters.
 #[test]
 fn data_path_is_lint_clean() {
-    for s in [&PAPER, &SMALL, &SMALL_LATCH, &SMALL_CLOCK_GATED] {
+    for s in [
+        &PAPER,
+        &PAPER_TENSOR,
+        &SMALL,
+        &SMALL_LATCH,
+        &SMALL_CLOCK_GATED,
+    ] {
         let tmp = tempfile::tempdir().unwrap();
         let files = write_engine(s, tmp.path());
         let top = engine::data_name(&s.design(), &s.data_path());
@@ -168,7 +216,7 @@ fn data_path_is_lint_clean() {
         synth::check(&files, &top).unwrap_or_else(|e| panic!("{top}: {e}"));
         for f in &files {
             let text = std::fs::read_to_string(f).unwrap();
-            assert!(text.lines().all(|l| l.len() <= 120), "{}", f.display());
+            assert!(text.lines().all(|l| l.len() <= 100), "{}", f.display());
         }
     }
 }
@@ -184,6 +232,19 @@ fn data_path_verilog_is_pinned() {
         text.push_str(&std::fs::read_to_string(f).unwrap());
     }
     insta::assert_snapshot!(engine::data_name(&SMALL.design(), &SMALL.data_path()), text);
+}
+
+/// The small engine with tensor slots and its data path (latch storage), pinned as above.
+#[test]
+fn tensor_engine_verilog_is_pinned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let files = write_engine(&SMALL_LATCH, tmp.path());
+    let mut text = String::new();
+    for f in files.iter().rev() {
+        text.push_str(&std::fs::read_to_string(f).unwrap());
+    }
+    let name = engine::data_name(&SMALL_LATCH.design(), &SMALL_LATCH.data_path());
+    insta::assert_snapshot!(name, text);
 }
 
 /// `--map hash` with CuTe's `Swizzle<3,4,3>` as an xor-matrix is TMA's 128-byte swizzle: for

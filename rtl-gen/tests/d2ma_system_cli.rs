@@ -11,7 +11,7 @@ use common::{rtl_gen, stderr, stdout, SMALL_SYSTEM as SMALL};
 use std::path::Path;
 
 /// The folder the small system is written to.
-const NAME: &str = "d2ma_system_c2_b2_s32_g24_m2_q4_l4_b8_d256_rap_f4_v64";
+const NAME: &str = "d2ma_system_c2_b2_s32_g24_m2_l4_b8_d256_rap_f4_v64";
 
 /// The loads the small system's testbench checks (its vectors): the words of every buffer of
 /// every phase, 4 at a time, counted from the model's shared images.
@@ -39,14 +39,14 @@ fn small_system_passes_under_both_simulators_and_a_corrupted_word_fails() {
     let manifest: serde_json::Value = serde_json::from_str(&run(tmp.path(), &args, 0)).unwrap();
     common::assert_schema("manifest.schema.json", &manifest);
     assert_eq!(manifest["kind"], "system");
-    assert_eq!(manifest["top"], "d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_q4");
+    assert_eq!(manifest["top"], "d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2");
     assert_eq!(manifest["testbench"]["vectors"], LOADS);
     let dir = tmp.path().join("out").join(NAME);
     for file in [
         format!("{NAME}.json"),
         format!("{NAME}.f"),
-        "d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_q4.v".into(),
-        "d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_q4_writeback.v".into(),
+        "d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2.v".into(),
+        "d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_writeback.v".into(),
         "smem_l4_b8_d256_rap_f4.v".into(),
         format!("tb/tb_{NAME}.v"),
         format!("tb/{NAME}.stim.hex"),
@@ -111,10 +111,9 @@ fn bad_system_flags_are_refused_in_one_line_and_nothing_is_written() {
         r#"{"kind": "xor-matrix", "addr_bits": 14, "banks": 32, "rows": ["0x1", "0x2", "0x24", "0x48", "0x90"]}"#,
     )
     .unwrap();
-    let cases: [(&[&str], &str); 13] = [
+    let cases: [(&[&str], &str); 19] = [
         (&["--mshrs", "3"], "--mshrs"),
         (&["--mshrs", "32"], "--mshrs"),
-        (&["--queue-chunks", "128"], "--queue-chunks"),
         (&["--lanes", "3"], "lanes"),
         (&["--depth", "1024"], "--depth"),
         (&["--banks", "8", "--depth", "64"], "--depth"),
@@ -134,7 +133,52 @@ fn bad_system_flags_are_refused_in_one_line_and_nothing_is_written() {
         ),
         (&["--transfer", "count=4"], "--transfer"),
         (&["--max-in-flight", "4"], "--max-in-flight"),
+        (&["--tensor-slots", "9"], "--tensor-slots"),
+        (&["--tensor-loads", "loads.json"], "--tensor-loads"),
+        (&["--tensor-cases", "cases.txt"], "--tensor-cases"),
+        // A bad tensor map, a TF32 map, two loads at once on one shared address, a box past
+        // the shared memory.
+        (
+            &["--tensor-slots", "2", "--tensor-loads", "wide.json"],
+            "--tensor-loads load 1: box_dim[0] = 72 is out of range",
+        ),
+        (
+            &["--tensor-slots", "2", "--tensor-loads", "tf32.json"],
+            "--tensor-loads load 0: data_type = tf32 is out of range",
+        ),
+        (
+            &["--tensor-slots", "2", "--tensor-loads", "loads.json"],
+            "--tensor-loads loads 0 and 1:",
+        ),
+        (
+            &["--tensor-slots", "2", "--tensor-loads", "past.json"],
+            "--tensor-loads load 1: shared_address = 0xfc80 is out of range",
+        ),
     ];
+    let map = r#"{"data_type": "f16", "global_dim": [100, 40], "global_strides": [256],
+        "box_dim": [64, 8], "swizzle": "128B"}"#;
+    let load = |map: &str, at: u32| {
+        format!(r#"{{"map": {map}, "coords": [0, 0], "shared_address": {at}}}"#)
+    };
+    for (file, loads) in [
+        ("loads.json", [load(map, 0), load(map, 256)]),
+        (
+            "wide.json",
+            [load(map, 0), load(&map.replace("[64, 8]", "[72, 8]"), 2048)],
+        ),
+        (
+            "tf32.json",
+            [
+                load(&map.replace("f16", "tf32").replace("[64, 8]", "[32, 8]"), 0),
+                load(map, 2048),
+            ],
+        ),
+        // The box's 1 024 bytes from 0xfc80 end past the 64 KB shared memory.
+        ("past.json", [load(map, 0), load(map, 0xfc80)]),
+    ] {
+        std::fs::write(tmp.path().join(file), format!("[{}]", loads.join(", "))).unwrap();
+    }
+    std::fs::write(tmp.path().join("cases.txt"), "").unwrap();
     for (extra, flag) in cases {
         let mut args = vec!["d2ma", "system", "--out", "out"];
         args.extend(extra);
@@ -183,7 +227,7 @@ fn bad_system_flags_are_refused_in_one_line_and_nothing_is_written() {
 /// Co-simulates the system in `dir` under Verilator with its writeback edited by `mutate`;
 /// returns the run's log, asserting that the testbench failed.
 fn log_of_mutant(dir: &Path, mutate: impl Fn(&str) -> String) -> String {
-    let rtl = dir.join("d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_q4_writeback.v");
+    let rtl = dir.join("d2ma_engine_c2_b2_s32_g24_w4x4_a11_m2_writeback.v");
     let text = std::fs::read_to_string(&rtl).unwrap();
     let mutated = mutate(&text);
     assert_ne!(mutated, text, "the mutation changed nothing");
@@ -208,7 +252,7 @@ fn mutants_reading_outside_the_extent_or_dropping_a_waiting_chunk_fail() {
     let (_, report) = rtl_gen::cosim::run(&dir, "verilator").unwrap();
     assert_eq!((report.passed, report.failed), (LOADS, 0));
     let log = log_of_mutant(&dir, |t| {
-        t.replace("(stage_held_keep_now != 8'h00)", "1'b1")
+        t.replace("(stage_held_keep_now == 8'h00)", "1'b0")
     });
     assert!(log.contains("outside the extent of phase"), "{log}");
     log_of_mutant(&dir, |t| {

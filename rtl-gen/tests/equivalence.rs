@@ -253,14 +253,21 @@ fn catalogue() -> Vec<(String, Vec<Module>)> {
         word_bytes: 4,
         addr_bits: 11,
         mshrs: 2,
-        chunks: 4,
     };
-    let (top, subs) = rtl_gen::d2ma::engine::build_with(&design, Some(&data), vec![], &|_| vec![]);
-    let name = rtl_gen::d2ma::engine::data_name(&design, &data);
-    all.push((
-        name,
-        std::iter::once(top).chain(subs.into_iter().rev()).collect(),
-    ));
+    // And with two tensor slots, latch storage (`d2ma_system.rs`'s `SMALL_LATCH`).
+    let tensor = design
+        .with_storage(Storage::Latch)
+        .with_tensor_slots(2)
+        .unwrap();
+    for design in [design, tensor] {
+        let (top, subs) =
+            rtl_gen::d2ma::engine::build_with(&design, Some(&data), vec![], &|_| vec![]);
+        let name = rtl_gen::d2ma::engine::data_name(&design, &data);
+        all.push((
+            name,
+            std::iter::once(top).chain(subs.into_iter().rev()).collect(),
+        ));
+    }
     all
 }
 

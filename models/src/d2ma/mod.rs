@@ -8,10 +8,12 @@
 //! - [`data`]: the data a transfer moves: every element's shared address and source (global,
 //!   halo constant, out-of-bounds zero) and the shared-memory image after it.
 //! - [`raw`]: whether a shared load must wait for an in-flight buffer.
+//! - [`tensor`]: tensor maps in the engine: a load's slot words, its entry, the engine's walk.
 
 pub mod data;
 pub mod entry;
 pub mod raw;
+pub mod tensor;
 pub mod transfer;
 
 pub use data::{Extent, Source};

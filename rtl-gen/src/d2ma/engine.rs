@@ -18,7 +18,8 @@
 //!   are as wide as the bound needs and the walk waits while its buffer is at the bound.
 
 use super::writeback::DataPath;
-use super::{agen, controller, extent, raw_check, writeback, D2maDesign, Unit};
+use super::{agen, controller, extent, fields, raw_check, tensor_agen, tensors, writeback};
+use super::{D2maDesign, Unit};
 use super::{CFG_DATA_BITS, CHUNK_BYTES_BITS, PART_BITS, SHARED_BITS};
 use crate::rtl::ir::bits_for;
 use crate::rtl::{Expr, Module, Signal};
@@ -66,25 +67,25 @@ pub fn build(
 }
 
 /// The name of the engine of `design` with the data path `data`: the engine's, then
-/// `_w<fill words>x<word bytes>_a<address bits>_m<MSHRs>_q<chunks>`.
+/// `_w<fill words>x<word bytes>_a<address bits>_m<records>`.
 pub fn data_name(design: &D2maDesign, data: &DataPath) -> String {
     format!(
-        "{}_w{}x{}_a{}_m{}_q{}",
+        "{}_w{}x{}_a{}_m{}",
         design.name(),
         data.fill_words,
         data.word_bytes,
         data.addr_bits,
-        data.mshrs,
-        data.chunks
+        data.mshrs
     )
 }
 
 /// Builds the engine of `design`, with the data path into a shared memory's fill port when
 /// `data` is given (module [`data_name`], its `_writeback` and `_extent` sub-modules built here
-/// too): then responses carry the segment's data and an MSHR tag, part 3 of a configuration
-/// command is the extent of the out-of-bounds fill, segments are requested only for chunks
-/// with bytes inside that extent (one cycle after the AGEN's chunk, from the writeback's
-/// stage), and a buffer completes when its last chunk is written to shared memory.
+/// too): then responses carry the segment's data and a record tag and are held by the memory
+/// until `mem_resp_ready_o`, part 3 of a configuration command is the extent of the
+/// out-of-bounds fill, each chunk with bytes inside that extent requests its segment (one
+/// cycle after the AGEN's chunk, from the writeback's stage), and a buffer completes when the
+/// bytes of its chunks are all written to shared memory (`complete_bytes_o`: how many).
 pub fn build_with(
     design: &D2maDesign,
     data: Option<&DataPath>,
@@ -107,11 +108,21 @@ pub fn build_with(
     let cfg_valid = m.input("cfg_valid_i", 1, "A configuration command.");
     let cfg_cta = m.input("cfg_cta_i", cb, "The command's CTA.");
     let cfg_buf = m.input("cfg_buf_i", bb, "The command's buffer.");
-    let cfg_part = m.input(
-        "cfg_part_i",
-        PART_BITS,
-        "Part: 0 global base, 1 shape, 2 halo.",
-    );
+    let tensor = design.tensor_slots > 0;
+    assert!(!tensor || data.is_some(), "tensor maps need the data path");
+    let cfg_part = if tensor {
+        m.input(
+            "cfg_part_i",
+            tensors::TENSOR_PART_BITS,
+            "Part: 0 global base, 1 shape, 2 halo, 3 extent, 4 + w word w of a tensor slot.",
+        )
+    } else {
+        m.input(
+            "cfg_part_i",
+            PART_BITS,
+            "Part: 0 global base, 1 shape, 2 halo.",
+        )
+    };
     let cfg_data = m.input("cfg_data_i", CFG_DATA_BITS, "The part's bits.");
     let load_valid = m.input("load_valid_i", 1, "A shared load at the issue stage.");
     let load_cta = m.input("load_cta_i", cb, "The load's CTA.");
@@ -133,6 +144,13 @@ pub fn build_with(
             fill_ready: m.input("fill_ready_i", 1, "The shared memory takes the beat."),
         },
     };
+    let resp_ready_o = data.map(|_| {
+        m.output(
+            "mem_resp_ready_o",
+            1,
+            "The response's data is written: the memory may drop it.",
+        )
+    });
     let req_valid_o = m.output("mem_req_valid_o", 1, "A segment request.");
     let req_addr_o = m.output(
         "mem_req_addr_o",
@@ -146,6 +164,13 @@ pub fn build_with(
     let complete_valid_o = m.output("complete_valid_o", 1, "A buffer completed.");
     let complete_cta_o = m.output("complete_cta_o", cb, "The completed buffer's CTA.");
     let complete_buf_o = m.output("complete_buf_o", bb, "The completed buffer.");
+    let complete_bytes_o = data.map(|_| {
+        m.output(
+            "complete_bytes_o",
+            writeback::WALK_BYTES_BITS,
+            "The bytes the completed buffer's transfer wrote (its transaction count).",
+        )
+    });
     let wait_o = m.output("wait_o", 1, "The load must wait (RAW).");
     let release_o = m.output(
         "release_o",
@@ -177,8 +202,8 @@ pub fn build_with(
     let (agen_pending, agen_pending_d) = m.state("agen_pending", 1, 0);
     let agen_start = m.wire("agen_start", 1);
     // With the data path, an entry is ignited only once the previous walk's last chunk leaves
-    // the writeback's stage (it may wait there for the memory port): the stage takes the walk's
-    // CTA, buffer and element size as it leaves.
+    // the writeback's stage (it may wait there for the memory port), since the stage takes the
+    // walk's slot and element size as it leaves, and when a walk slot is free.
     let stage_free = data.map(|_| m.wire("stage_free", 1));
     let launch = any_ready
         .expr()
@@ -209,12 +234,26 @@ pub fn build_with(
     let (cur_cta, cur_cta_d) = m.state("cur_cta", cb, 0);
     let (cur_buf, cur_buf_d) = m.state("cur_buf", bb, 0);
 
-    // The configuration command goes to the controller array and to the extent registers.
+    // The configuration command goes to the controller array and to the extent registers;
+    // with tensor slots, parts 4 and up go to the slots instead.
+    let (entry_valid, entry_part) = if tensor {
+        let valid = cfg_valid.expr().and(
+            cfg_part
+                .slice(tensors::TENSOR_PART_BITS - 1, PART_BITS)
+                .eq(Expr::zeros(tensors::TENSOR_PART_BITS - PART_BITS)),
+        );
+        (
+            m.wire_of("cfg_entry_valid", valid),
+            cfg_part.slice(PART_BITS - 1, 0),
+        )
+    } else {
+        (cfg_valid.clone(), cfg_part.expr())
+    };
     let cfg_ports = vec![
-        ("cfg_valid_i", cfg_valid.expr()),
+        ("cfg_valid_i", entry_valid.expr()),
         ("cfg_cta_i", cfg_cta.expr()),
         ("cfg_buf_i", cfg_buf.expr()),
-        ("cfg_part_i", cfg_part.expr()),
+        ("cfg_part_i", entry_part),
         ("cfg_data_i", cfg_data.expr()),
     ];
     let ctrl_ports = [
@@ -252,16 +291,39 @@ pub fn build_with(
         (Some(room), _) => m.wire_of("agen_ready", req_ready.expr().and(room.expr())),
         (None, Some(full)) => m.wire_of("agen_ready", req_ready.expr().and(full.expr().not())),
     };
+    // An entry in tensor mode starts the tensor AGEN instead of the paper's.
+    let entry_tensor = tensor.then(|| {
+        let mode = fields::entry_field(&ctrl["rd_entry_o"], "mode");
+        let code = u64::from(models::d2ma::tensor::MODE_TENSOR);
+        m.wire_of("entry_tensor", mode.eq(Expr::constant(code, 2)))
+    });
+    let paper_start = match &entry_tensor {
+        Some(t) => m.wire_of("paper_start", agen_start.expr().and(t.expr().not())),
+        None => agen_start.clone(),
+    };
     let ag = m.instantiate(
         &agen_m,
         "agen",
         vec![
-            ("start_i", agen_start.expr()),
+            ("start_i", paper_start.expr()),
             ("entry_i", ctrl["rd_entry_o"].expr()),
             ("mem_ready_i", agen_ready.expr()),
         ],
     );
-    m.assign(&agen_busy, ag["busy_o"].expr());
+    let front = entry_tensor.map(|t| {
+        let cfg = [&cfg_valid, &cfg_cta, &cfg_buf, &cfg_part, &cfg_data];
+        TensorFront::build(
+            &mut m,
+            design,
+            (&name, &header),
+            cfg,
+            (&agen_start, &t, &ctrl["rd_entry_o"], &agen_ready),
+        )
+    });
+    match &front {
+        Some(t) => m.assign(&agen_busy, ag["busy_o"].expr().or(t.agen["busy_o"].expr())),
+        None => m.assign(&agen_busy, ag["busy_o"].expr()),
+    }
     let raw = m.instantiate(
         &raw_m,
         "raw",
@@ -343,42 +405,42 @@ pub fn build_with(
                     ])
                     .collect(),
             );
+            let sources = chunk_sources(&mut m, design, &ag, &x, front.as_ref());
             let w = m.instantiate(
                 &wb_m,
                 "wb",
-                vec![
-                    ("chunk_valid_i", ag["chunk_valid_o"].expr()),
-                    ("chunk_req_i", ag["req_valid_o"].expr()),
-                    ("chunk_const_i", ag["chunk_const_o"].expr()),
-                    ("chunk_last_i", ag["done_o"].expr()),
-                    ("chunk_shared_i", ag["chunk_shared_o"].expr()),
-                    ("chunk_offset_i", ag["chunk_global_o"].slice(seg_lg - 1, 0)),
-                    (
-                        "chunk_segment_i",
-                        ag["chunk_global_o"].slice(design.global_bits - 1, seg_lg),
-                    ),
-                    ("chunk_bytes_i", ag["chunk_bytes_o"].expr()),
-                    ("chunk_keep_i", x["keep_o"].expr()),
-                    ("chunk_size_i", x["size_o"].expr()),
-                    ("const_i", ag["const_o"].expr()),
-                    ("chunk_cta_i", cur_cta.expr()),
-                    ("chunk_buf_i", cur_buf.expr()),
-                    ("mem_resp_valid_i", resp_valid.expr()),
-                    ("mem_resp_tag_i", tag.expr()),
-                    ("mem_resp_data_i", segment.expr()),
-                    ("fill_ready_i", fill_ready.expr()),
-                    ("mem_req_ready_i", req_ready.expr()),
-                ],
+                sources
+                    .into_iter()
+                    .chain([
+                        ("walk_start_i", agen_start.expr()),
+                        ("walk_cta_i", cur_cta.expr()),
+                        ("walk_buf_i", cur_buf.expr()),
+                        ("mem_resp_valid_i", resp_valid.expr()),
+                        ("mem_resp_tag_i", tag.expr()),
+                        ("mem_resp_data_i", segment.expr()),
+                        ("fill_ready_i", fill_ready.expr()),
+                        ("mem_req_ready_i", req_ready.expr()),
+                    ])
+                    .collect(),
             );
             m.assign(&room, w["chunk_ready_o"].expr());
             m.assign(&stage_arrived, w["stage_arrived_o"].expr());
             if let Some(free) = &stage_free {
-                m.assign(free, w["stage_free_o"].expr());
+                m.assign(free, w["stage_free_o"].expr().and(w["walk_free_o"].expr()));
+            }
+            if let Some(ready) = &resp_ready_o {
+                m.assign(ready, w["mem_resp_ready_o"].expr());
+            }
+            if let Some(bytes) = &complete_bytes_o {
+                m.assign(bytes, w["done_bytes_o"].expr());
             }
             m.assign(&req_valid_o, w["req_valid_o"].expr());
             m.assign(&req_addr_o, w["req_addr_o"].expr());
-            // The writeback issues the requests (from its stage, inside the extent only).
-            m.sink_unused("agen_req_addr", ag["req_addr_o"].expr());
+            // The writeback issues the requests (from its stage, a chunk inside the extent).
+            m.sink_unused(
+                "agen_req",
+                Expr::concat(vec![ag["req_valid_o"].expr(), ag["req_addr_o"].expr()]),
+            );
             m.assign(&stage_bytes, w["stage_bytes_o"].expr());
             m.assign(&complete, w["done_valid_o"].expr());
             m.assign(&done_cta, w["done_cta_o"].expr());
@@ -386,6 +448,9 @@ pub fn build_with(
             ports.assign(&mut m, &w);
             subs.push(x_m);
             subs.push(wb_m);
+            if let Some(t) = front {
+                subs.extend(t.modules);
+            }
         }
         _ => unreachable!("the engine's ports follow its data path"),
     }
@@ -602,4 +667,131 @@ fn up_down(q: &Signal, up: &Signal, down: &Signal) -> Expr {
         .rev()
         .collect();
     Expr::concat(bits)
+}
+
+/// The tensor front end of an engine with tensor slots: the slots and the tensor AGEN, as
+/// instances, and their modules.
+struct TensorFront {
+    agen: Ports,
+    /// Registered with the stage: a tensor walk's chunk (`walk_tensor_q`), the tensor AGEN's
+    /// keep of the chunk arriving in the writeback's stage.
+    walking: Signal,
+    keep: Signal,
+    modules: Vec<Module>,
+}
+
+impl TensorFront {
+    /// The slots take the configuration commands (parts 4 and up); the tensor AGEN starts on
+    /// an entry in tensor mode, with its shared address and the slot its `stride` names.
+    fn build(
+        m: &mut Module,
+        design: &D2maDesign,
+        (name, header): (&str, &[String]),
+        [valid, cta, buf, part, data]: [&Signal; 5],
+        (start, tensor, entry, ready): (&Signal, &Signal, &Signal, &Signal),
+    ) -> Self {
+        let table_m = tensors::build(design, &format!("{name}_tensors"), header.to_vec());
+        let agen_m = tensor_agen::build(design, &format!("{name}_tensor_agen"), header.to_vec());
+        let sb = tensors::slot_bits(design);
+        let walked = m.wire("tensor_walked_slot", sb);
+        let table = m.instantiate(
+            &table_m,
+            "tensors",
+            vec![
+                ("cfg_valid_i", valid.expr()),
+                ("cfg_cta_i", cta.expr()),
+                ("cfg_buf_i", buf.expr()),
+                ("cfg_part_i", part.expr()),
+                ("cfg_data_i", data.expr()),
+                ("rd_slot_i", walked.expr()),
+            ],
+        );
+        let stride = fields::entry_field(entry, "stride");
+        let slot = m.wire_of("entry_slot", stride);
+        m.sink_unused("entry_slot", slot.slice(15, sb));
+        let agen = m.instantiate(
+            &agen_m,
+            "tagen",
+            vec![
+                ("start_i", start.expr().and(tensor.expr())),
+                ("shared_i", fields::entry_field(entry, "shared")),
+                ("slot_sel_i", slot.slice(sb - 1, 0)),
+                ("slot_i", table["slot_o"].expr()),
+                ("mem_ready_i", ready.expr()),
+            ],
+        );
+        m.assign(&walked, agen["slot_o"].expr());
+        let walking = m.register_enabled("walk_tensor_q", tensor.expr(), 0, start.expr());
+        let keep = m.register_unreset("tensor_keep_q", agen["chunk_keep_o"].expr(), None, None);
+        Self {
+            agen,
+            walking,
+            keep,
+            modules: vec![agen_m, table_m],
+        }
+    }
+}
+
+/// The chunk the writeback stages, from the paper's AGEN or the tensor AGEN (whose outputs are
+/// zero when they have no chunk, so they are ORed), with its in-extent bytes (the extent's for
+/// a paper entry, the tensor AGEN's for a tensor load) and the walk's element size.
+fn chunk_sources(
+    m: &mut Module,
+    design: &D2maDesign,
+    ag: &Ports,
+    x: &Ports,
+    front: Option<&TensorFront>,
+) -> Vec<(&'static str, Expr)> {
+    let seg_lg = design.segment_bytes.trailing_zeros();
+    let g = design.global_bits;
+    let either = |m: &mut Module, name: &str, port: &str| -> Signal {
+        let paper = ag[port].expr();
+        let value = match front {
+            Some(t) => paper.or(t.agen[port].expr()),
+            None => paper,
+        };
+        m.wire_of(name, value)
+    };
+    let global = either(m, "chunk_global", "chunk_global_o");
+    let mut out = vec![
+        (
+            "chunk_valid_i",
+            either(m, "chunk_valid", "chunk_valid_o").expr(),
+        ),
+        ("chunk_const_i", ag["chunk_const_o"].expr()),
+        ("chunk_last_i", either(m, "chunk_last", "done_o").expr()),
+        (
+            "chunk_shared_i",
+            either(m, "chunk_shared", "chunk_shared_o").expr(),
+        ),
+        ("chunk_offset_i", global.slice(seg_lg - 1, 0)),
+        ("chunk_segment_i", global.slice(g - 1, seg_lg)),
+        (
+            "chunk_bytes_i",
+            either(m, "chunk_bytes", "chunk_bytes_o").expr(),
+        ),
+        ("const_i", ag["const_o"].expr()),
+    ];
+    match front {
+        None => out.extend([
+            ("chunk_keep_i", x["keep_o"].expr()),
+            ("chunk_size_i", x["size_o"].expr()),
+        ]),
+        Some(t) => {
+            let walking = t.walking.expr();
+            out.extend([
+                (
+                    "chunk_keep_i",
+                    Expr::mux(walking.clone(), t.keep.expr(), x["keep_o"].expr()),
+                ),
+                (
+                    "chunk_size_i",
+                    Expr::mux(walking.clone(), t.agen["size_o"].expr(), x["size_o"].expr()),
+                ),
+                ("chunk_xor_i", t.agen["chunk_xor_o"].expr()),
+                ("chunk_nan_i", walking.and(t.agen["nan_o"].expr())),
+            ]);
+        }
+    }
+    out
 }

@@ -26,7 +26,7 @@
 
 use super::fields::{entry_field, mode_is, tile_extent, MODE_HALO, WALK_BITS};
 use super::writeback::BYTES_BITS;
-use super::{D2maDesign, CFG_DATA_BITS, PART_BITS};
+use super::{D2maDesign, Storage, CFG_DATA_BITS, PART_BITS};
 use crate::rtl::{Expr, Module};
 use models::d2ma::data::EXTENT_FIELD_BITS;
 use models::d2ma::ENTRY_BITS;
@@ -86,6 +86,13 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
     let write_part = cfg_valid
         .expr()
         .and(cfg_part.expr().eq(Expr::constant(PART_EXTENT, PART_BITS)));
+    // The extents are held in the engine's storage style; latches take the command's data
+    // from a write-data stage of flip-flops, as the controller array's table does.
+    let ext_data = cfg_data.slice(xb - 2, 0);
+    let wdata = match design.storage {
+        Storage::Latch => m.register_unreset("extent_wdata_q", ext_data, None, None),
+        Storage::FlipFlop | Storage::ClockGated => m.wire_of("extent_wdata", ext_data),
+    };
     let mut arms = Vec::new();
     for i in 0..e {
         let (c, b) = (i / design.buffers, i % design.buffers);
@@ -94,20 +101,20 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
                 .eq(Expr::constant(u64::from(c), cb))
                 .and(buf.expr().eq(Expr::constant(u64::from(b), bb)))
         };
-        let we = m.wire_of(
-            &format!("we{i}"),
-            write_part
-                .clone()
-                .and(hit(&cfg_cta, &cfg_buf))
-                .and(busy.bit(i).not()),
+        let we = write_part
+            .clone()
+            .and(hit(&cfg_cta, &cfg_buf))
+            .and(busy.bit(i).not());
+        // The enable is written out twice: a gated clock's enable is a net of its own.
+        let en = m.register_enabled(
+            &format!("fill_en{i}_q"),
+            cfg_data.bit(xb - 1),
+            0,
+            we.clone(),
         );
-        let en = m.register_enabled(&format!("fill_en{i}_q"), cfg_data.bit(xb - 1), 0, we.expr());
-        let ext = m.register_unreset(
-            &format!("extent{i}_q"),
-            cfg_data.slice(xb - 2, 0),
-            Some(we.expr()),
-            None,
-        );
+        let ext = design
+            .storage
+            .cell(&mut m, &format!("extent{i}"), &wdata, we);
         arms.push((
             hit(&cur_cta, &cur_buf),
             Expr::concat(vec![en.expr(), ext.expr()]),
@@ -208,4 +215,32 @@ pub fn build(design: &D2maDesign, name: &str, header: Vec<String>) -> Module {
     // A chunk has at most 128 bytes: the kept bytes fit the chunk's byte count.
     m.sink_unused("kept", kept.slice(wb - 1, BYTES_BITS));
     m
+}
+
+/// The configuration word that writes an entry's extent (part 3), as the manifest lists it.
+pub fn manifest_word() -> crate::manifest::ManifestWord {
+    use crate::manifest::{ManifestField, ManifestWord};
+    let bits = EXTENT_FIELD_BITS - 1;
+    ManifestWord {
+        name: "extent".into(),
+        description: "the out-of-bounds fill's extent of CTA cfg_cta_i's buffer cfg_buf_i \
+                      (models::d2ma::data::Extent)"
+            .into(),
+        select: Some(PART_EXTENT),
+        fields: vec![
+            ManifestField {
+                name: "extent".into(),
+                lsb: 0,
+                width: bits,
+                description: "1-D: elements from the base; 2-D: rows in 15:8, columns in 7:0"
+                    .into(),
+            },
+            ManifestField {
+                name: "fill".into(),
+                lsb: bits,
+                width: 1,
+                description: "elements past the extent are written as zero".into(),
+            },
+        ],
+    }
 }

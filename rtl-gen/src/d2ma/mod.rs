@@ -20,10 +20,13 @@ pub mod cycle;
 pub mod engine;
 pub mod extent;
 pub mod fields;
+pub mod packed;
 pub mod raw_check;
 pub mod reference;
 pub mod sweep;
 pub mod system;
+pub mod tensor_agen;
+pub mod tensors;
 pub mod vectors;
 pub mod writeback;
 
@@ -162,6 +165,14 @@ pub struct D2maDesign {
     /// no walk ever waits on it and the engine has no stall for it.
     #[serde(skip_serializing_if = "engine::unbounded")]
     pub max_in_flight: u32,
+    /// Tensor slots of an engine with a data path (0: the paper's entries only): each holds a
+    /// tensor map and one load's coordinates, which a table entry in tensor mode names.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub tensor_slots: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Fewest global address bits a design may have: every step between consecutive chunks is below
@@ -198,6 +209,28 @@ impl D2maDesign {
             global_bits: MAX_GLOBAL_BITS,
             storage: Storage::default(),
             max_in_flight: engine::MAX_IN_FLIGHT,
+            tensor_slots: 0,
+        })
+    }
+
+    /// The same engine with `slots` tensor slots (0 to 8, at most its `ctas x buffers`
+    /// entries: a slot is addressed by a command's CTA and buffer).
+    pub fn with_tensor_slots(self, slots: u32) -> Result<Self, Error> {
+        let most = tensors::MAX_TENSOR_SLOTS.min(self.entries());
+        if slots > most {
+            return Err(Error::Model(models::Error::OutOfRange {
+                name: "tensor_slots".into(),
+                value: slots.to_string(),
+                allowed: format!(
+                    "0 to {most} (at most 8, and at most the {} entries, whose CTA and buffer \
+                     address a slot)",
+                    self.entries()
+                ),
+            }));
+        }
+        Ok(Self {
+            tensor_slots: slots,
+            ..self
         })
     }
 
@@ -270,6 +303,9 @@ impl D2maDesign {
         }
         if matches!(self.block, Unit::Controller | Unit::Engine) {
             name.push_str(self.storage.suffix());
+        }
+        if self.block == Unit::Engine && self.tensor_slots > 0 {
+            name.push_str(&format!("_t{}", self.tensor_slots));
         }
         name
     }

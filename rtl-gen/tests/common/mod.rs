@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 
 /// The small system (`System::SMALL` under RAP, 64-element vectors) as `rtl-gen` arguments,
 /// without `--out`'s value.
-pub const SMALL_SYSTEM: [&str; 26] = [
+pub const SMALL_SYSTEM: [&str; 24] = [
     "d2ma",
     "system",
     "--ctas",
@@ -32,8 +32,6 @@ pub const SMALL_SYSTEM: [&str; 26] = [
     "256",
     "--mshrs",
     "2",
-    "--queue-chunks",
-    "4",
     "--vector-length",
     "64",
     "--map",
