@@ -4,6 +4,7 @@
 use crate::cli::{JobsArg, QuietArg};
 use clap::Args;
 use rayon::prelude::*;
+use rtl_gen::prove::properties::{self, Options as PropertyOptions};
 use rtl_gen::prove::{self, Options, Outcome};
 use rtl_gen::Error;
 use std::path::PathBuf;
@@ -27,6 +28,13 @@ What is proved (docs/VERIFICATION.md):
 The reference is written from the golden models, never from the generator's code; Yosys'
 miter and SAT solver decide (scripts and logs in <DIR>/prove/).
 
+With --properties, a shared memory's safety and liveness properties instead (a generated
+property module around the block, every input free; scripts, logs and failing traces in
+<DIR>/prove/properties/): no response lost or duplicated, every access answered and every
+request of either port accepted within a bound, one conflict-free access a cycle (proved by
+default); every read returning the bytes written before it (data-lemma, read-data: slow, proved
+only when named with --property).
+
 Examples:
   rtl-gen hash --kind bitvector-xor --addr-bits 64 --banks 32 --configurable --out out/
   rtl-gen prove out/hash_bvxor_n64_b32_cfg          # every configuration, all 2^64 addresses
@@ -34,11 +42,15 @@ Examples:
   rtl-gen prove out/rap_w8_load --steps 12 --json   # every input sequence of 12 cycles
   rtl-gen prove out/* --jobs 2                      # proofs run two at a time
   rtl-gen d2ma raw-check --out out/ && rtl-gen prove out/d2ma_raw_check_c8_b4
+  rtl-gen smem --lanes 8 --banks 8 --depth 16 --out out/
+  rtl-gen prove out/smem_l8_b8_d16 --properties                 # every property
+  rtl-gen prove out/smem_l8_b8_d16 --properties --property fill-wait --stall 4
 
 Exit status: 0 when every proof holds, 1 when one fails or is undecided (the line gives the
 counterexample: inputs, expected, got), 2 on bad input (nothing proved).")]
 pub struct ProveArgs {
-    /// Block folders written by `rtl-gen hash`, `rtl-gen rap` or `rtl-gen d2ma raw-check`.
+    /// Block folders written by `rtl-gen hash`, `rtl-gen rap` or `rtl-gen d2ma raw-check`
+    /// (with --properties: `rtl-gen smem`).
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
     /// Cycles of a loadable converter's bounded proof, instead of the induction (default, where
@@ -55,6 +67,19 @@ pub struct ProveArgs {
     /// Print one JSON document instead of one line per proof (progress goes to stderr).
     #[arg(long)]
     json: bool,
+    /// Prove the block's safety and liveness properties instead of its equivalence to a
+    /// reference (shared memories: responses, waits, full rate, read data).
+    #[arg(long, conflicts_with = "steps")]
+    properties: bool,
+    /// With --properties: cycles within which the consumer takes each response, the fairness
+    /// assumption of every bound (1 to 64).
+    #[arg(long, requires = "properties", default_value_t = PropertyOptions::default().stall)]
+    stall: u32,
+    /// With --properties: prove only this property (and those it assumes); repeat it for
+    /// several. Default: the block's properties proved by default (shared memory: all but
+    /// data-lemma and read-data).
+    #[arg(long = "property", value_name = "NAME", requires = "properties")]
+    only: Vec<String>,
 }
 
 /// One line about a proof: block, verdict, what holds or why not, seconds.
@@ -82,6 +107,9 @@ pub fn run(args: ProveArgs) -> Result<ExitCode, Error> {
             allowed: "1 to 86400 seconds".into(),
         }
         .into());
+    }
+    if args.properties {
+        return run_properties(&args);
     }
     let options = Options {
         steps: args.steps,
@@ -132,6 +160,49 @@ pub fn run(args: ProveArgs) -> Result<ExitCode, Error> {
         println!("{value:#}");
     }
     Ok(if proved == proofs.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Runs `rtl-gen prove --properties`: every block's properties, one line each as it ends.
+fn run_properties(args: &ProveArgs) -> Result<ExitCode, Error> {
+    let options = PropertyOptions {
+        stall: args.stall,
+        timeout_s: args.timeout,
+        only: args.only.clone(),
+    };
+    let blocks = args
+        .dirs
+        .iter()
+        .map(|d| properties::load(d, &rtl_gen::families::PROPERTIES, &options))
+        .collect::<Result<Vec<_>, _>>()?;
+    let proofs = args.jobs.install(|| {
+        blocks
+            .par_iter()
+            .map(|(block, harness)| {
+                properties::prove(block, harness, &options, |proof| {
+                    if args.json {
+                        if !args.quiet.quiet {
+                            eprintln!("{}", proof.line());
+                        }
+                    } else {
+                        println!("{}", proof.line());
+                    }
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()
+    })??;
+    let proofs: Vec<_> = proofs.into_iter().flatten().collect();
+    let summary = properties::Summary::of(&proofs);
+    if args.json {
+        println!(
+            "{:#}",
+            serde_json::json!({ "format_version": 1, "summary": summary, "properties": proofs })
+        );
+    }
+    Ok(if summary.holds() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

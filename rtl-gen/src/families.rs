@@ -13,6 +13,10 @@ pub const REFEREES: [&dyn Referee; 4] = [
     &crate::conflict::reference::Referee,
 ];
 
+/// The families' property sets for `rtl-gen prove --properties`.
+pub const PROPERTIES: [&dyn crate::prove::properties::Properties; 1] =
+    [&crate::smem::properties::Properties];
+
 /// The sweep space of `family` from its plan (an emitted sweep's `sweep.json`), for
 /// `rtl-gen sweep point` and `rtl-gen sweep collect`.
 pub fn sweep_space(

@@ -15,6 +15,7 @@
 //! does not close), or one SAT problem per value of an input port.
 
 pub mod block;
+pub mod properties;
 pub mod reference;
 pub mod yosys;
 

@@ -293,7 +293,11 @@ fn no_verdict(name: &str, log_text: &str, log: &Path) -> crate::Error {
 }
 
 /// Writes `<work>/<name>.ys`, runs it, returns the log text, seconds and log path.
-fn run(work: &Path, name: &str, script: &str) -> Result<(String, f64, PathBuf), crate::Error> {
+pub(super) fn run(
+    work: &Path,
+    name: &str,
+    script: &str,
+) -> Result<(String, f64, PathBuf), crate::Error> {
     crate::output::OutputFolder::open(work)?;
     let script_path = work.join(format!("{name}.ys"));
     let log = work.join(format!("{name}.log"));
@@ -324,7 +328,7 @@ fn run(work: &Path, name: &str, script: &str) -> Result<(String, f64, PathBuf), 
 }
 
 /// The CPU time of Yosys' last line, `End of script. ..., CPU: user 0.13s system 0.00s, ...`.
-fn cpu_seconds(log: &str) -> Option<f64> {
+pub(super) fn cpu_seconds(log: &str) -> Option<f64> {
     let line = log.lines().rev().find(|l| l.contains("CPU: user "))?;
     let rest = line.split("CPU: user ").nth(1)?;
     let (user, rest) = rest.split_once("s system ")?;

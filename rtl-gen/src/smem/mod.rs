@@ -22,6 +22,7 @@ pub mod design;
 pub mod grant;
 pub mod map;
 pub mod map_request;
+pub mod properties;
 pub mod replay;
 pub mod sweep;
 pub mod top;
