@@ -30,6 +30,8 @@ enum SweepWhat {
     Rap(RapSweepArgs),
     /// One D2MA unit over CTAs x buffers x storage styles.
     D2ma(D2maSweepArgs),
+    /// Bank-conflict counters: lanes x banks x hash kinds.
+    Conflict(ConflictSweepArgs),
     /// The structure experiment: each configurable hasher built every way that could decide
     /// its depth (shifter / mux tree / one-hot...), checked and synthesized.
     Structures(StructureArgs),
@@ -349,6 +351,22 @@ pub struct D2maSweepArgs {
     common: SweepCommon,
 }
 
+/// Arguments of `rtl-gen sweep conflict`.
+#[derive(Args)]
+#[command(after_help = "\
+A point is one hash kind at one lane count and one bank count: every combination, each map the
+hashers' sweep configuration of its kind. Writes <OUT>/results.csv, <OUT>/results.json and plots
+against the bank count; --emit writes job files as `sweep hash`.
+
+Examples:
+  rtl-gen sweep conflict --lanes 4,8 --banks 4,8,16 --kinds modulo,bitvector-xor --out out/conflict-sweep")]
+pub struct ConflictSweepArgs {
+    #[command(flatten)]
+    plan: rtl_gen::conflict::sweep::ConflictSweep,
+    #[command(flatten)]
+    common: SweepCommon,
+}
+
 /// Runs `rtl-gen sweep`.
 pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
     args.output.apply();
@@ -357,6 +375,7 @@ pub fn run(args: SweepArgs, command: &str) -> Result<ExitCode, Error> {
         SweepWhat::Smem(a) => run_space(&a.plan.checked()?, &a.common, command),
         SweepWhat::Rap(a) => run_space(&a.plan.checked()?, &a.common, command),
         SweepWhat::D2ma(a) => run_space(&a.plan.checked()?, &a.common, command),
+        SweepWhat::Conflict(a) => run_space(&a.plan.checked()?, &a.common, command),
         SweepWhat::Structures(a) => run_structures(a, command),
         SweepWhat::Targets(a) => run_targets(a, command),
         SweepWhat::Configs(a) => run_configs(a, command),

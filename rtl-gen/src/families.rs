@@ -31,6 +31,7 @@ pub fn sweep_space(
         "rap" => read::<crate::rap::sweep::RapSweep>(plan).map(|p| Box::new(p) as _),
         "smem" => read::<crate::smem::sweep::SmemSweep>(plan).map(|p| Box::new(p) as _),
         "d2ma" => read::<crate::d2ma::sweep::D2maSweep>(plan).map(|p| Box::new(p) as _),
+        "conflict" => read::<crate::conflict::sweep::ConflictSweep>(plan).map(|p| Box::new(p) as _),
         other => Err(format!("no family `{other}` sweeps")),
     };
     space.map_err(|message| crate::Error::NotASweep {

@@ -153,3 +153,67 @@ fn counters_are_proved_and_their_mutants_caught() {
     assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
     assert!(out.contains("DISPROVED"), "{out}");
 }
+
+/// `rtl-gen sweep conflict` runs through the generic engine in process and, emitted as jobs,
+/// each point alone and collected, gives the same results.
+#[test]
+fn counters_sweep_in_process_and_as_jobs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let plan = [
+        "sweep",
+        "conflict",
+        "--lanes",
+        "2,4",
+        "--banks",
+        "4",
+        "--kinds",
+        "modulo,bitwise-xor",
+        "--addr-bits",
+        "6",
+        "--quiet",
+    ];
+    let o = rtl_gen(root, &[&plan[..], &["--out", "in"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let results = root.join("in/results.json");
+    common::assert_schema_file("sweep.schema.json", &results);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(json["family"], "conflict");
+    let tops: Vec<&str> = json["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            assert_eq!(p["status"], "ok", "{p}");
+            p["top"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        tops,
+        [
+            "conflict_l2_mod_n6_b4",
+            "conflict_l4_mod_n6_b4",
+            "conflict_l2_bwxor_n6_b4",
+            "conflict_l4_bwxor_n6_b4"
+        ]
+    );
+    let o = rtl_gen(
+        root,
+        &[&plan[..], &["--emit", "make", "--out", "jobs"]].concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let points = std::fs::read_to_string(root.join("jobs/points.txt")).unwrap();
+    for point in points.lines() {
+        let o = rtl_gen(root, &["sweep", "point", "jobs", point, "--quiet"]);
+        assert!(o.status.success(), "{point}: {}", stderr(&o));
+    }
+    let o = rtl_gen(root, &["sweep", "collect", "jobs"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = |dir: &str| {
+        std::fs::read_to_string(root.join(dir).join("results.csv"))
+            .unwrap()
+            .replace(&format!(" {dir}/"), " <OUT>/")
+    };
+    assert_eq!(csv("in"), csv("jobs"));
+}

@@ -7,12 +7,14 @@
 //! - [`logic`]: the module (one hasher instance a lane, the repeats, a count per bank and
 //!   their maximum);
 //! - [`vectors`]: directed and random accesses, expected values from the model;
-//! - [`reference`]: its referee for `rtl-gen prove` and `rtl-gen mutate`.
+//! - [`reference`]: its referee for `rtl-gen prove` and `rtl-gen mutate`;
+//! - [`sweep`]: its sweep space for `rtl-gen sweep conflict`.
 //!
 //! The family follows docs/DEVELOPING.md's steps; its command is `rtl-gen conflict`.
 
 pub mod logic;
 pub mod reference;
+pub mod sweep;
 pub mod vectors;
 
 use crate::block::{Block, Header, Identity, Stimulus};

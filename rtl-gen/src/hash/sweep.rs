@@ -208,32 +208,9 @@ impl SweepSpace for SweepPlan {
 
 /// The `rtl-gen hash` command that generates a sweep point's block.
 fn hash_command(plan: &SweepPlan, object: &HashConfigObject, blocks: &Path) -> String {
-    let mut c = format!(
-        "rtl-gen hash --kind {} --addr-bits {} --banks {}",
-        object.kind, object.addr_bits, object.banks
-    );
+    let mut c = format!("rtl-gen hash {}", config_flags(object, !plan.configurable));
     if plan.configurable {
         c.push_str(" --configurable");
-    } else {
-        let o = object;
-        let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-        if let Some(k) = o.k {
-            let _ = write!(c, " --k {k}");
-        }
-        if let (Some(k1), Some(k2), Some(mask)) = (o.k1, o.k2, o.mask) {
-            let _ = write!(c, " --k1 {k1} --k2 {k2} --mask {mask:#x}");
-        }
-        if let Some(bits) = &o.bits {
-            let _ = write!(c, " --bits {}", list(bits));
-        }
-        if let Some(pairs) = &o.pairs {
-            let p: Vec<String> = pairs.iter().map(|[a, b]| format!("{a}:{b}")).collect();
-            let _ = write!(c, " --pairs {}", p.join(","));
-        }
-        if let Some(rows) = &o.rows {
-            let r: Vec<String> = rows.iter().map(|r| format!("{:#x}", r.0)).collect();
-            let _ = write!(c, " --rows {}", r.join(","));
-        }
     }
     if plan.pipeline {
         c.push_str(" --pipeline");
@@ -245,6 +222,39 @@ fn hash_command(plan: &SweepPlan, object: &HashConfigObject, blocks: &Path) -> S
         SWEEP_VECTORS.configs,
         blocks.display()
     );
+    c
+}
+
+/// The flags of `rtl-gen hash` (and of the commands that flatten its flag group) that name
+/// `object`: `--kind`, `--addr-bits`, `--banks` and, with `fields`, the fixed fields (`--k1 2
+/// --k2 8 --mask 0x7`).
+pub fn config_flags(object: &HashConfigObject, fields: bool) -> String {
+    let o = object;
+    let mut c = format!(
+        "--kind {} --addr-bits {} --banks {}",
+        o.kind, o.addr_bits, o.banks
+    );
+    if !fields {
+        return c;
+    }
+    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    if let Some(k) = o.k {
+        let _ = write!(c, " --k {k}");
+    }
+    if let (Some(k1), Some(k2), Some(mask)) = (o.k1, o.k2, o.mask) {
+        let _ = write!(c, " --k1 {k1} --k2 {k2} --mask {mask:#x}");
+    }
+    if let Some(bits) = &o.bits {
+        let _ = write!(c, " --bits {}", list(bits));
+    }
+    if let Some(pairs) = &o.pairs {
+        let p: Vec<String> = pairs.iter().map(|[a, b]| format!("{a}:{b}")).collect();
+        let _ = write!(c, " --pairs {}", p.join(","));
+    }
+    if let Some(rows) = &o.rows {
+        let r: Vec<String> = rows.iter().map(|r| format!("{:#x}", r.0)).collect();
+        let _ = write!(c, " --rows {}", r.join(","));
+    }
     c
 }
 
