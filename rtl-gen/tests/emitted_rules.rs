@@ -49,6 +49,11 @@ const HAND_WRITTEN: &[(&str, &str)] = &[
         "conflict/reference.rs",
         "the proof reference (read by Yosys -formal, never in a block folder)",
     ),
+    (
+        "smem/properties.rs",
+        "the formal properties' wrappers (read by Yosys -formal under prove/, never in the \
+         block's filelist)",
+    ),
 ];
 
 fn snapshots() -> Vec<(String, String)> {
