@@ -4,22 +4,26 @@
 //! is the largest number of *distinct* addresses that fall into one bank. A conflict-free access
 //! has congestion 1; `c` means the access takes `c` bank cycles (`c - 1` replays).
 
-use std::collections::HashMap;
-
 /// Congestion of one warp access: the largest number of distinct addresses mapped to one bank by
 /// `bank_of`. An empty access has congestion 0.
 pub fn congestion(addresses: &[u64], bank_of: impl Fn(u64) -> u64) -> u32 {
-    let mut distinct: Vec<u64> = addresses.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let mut per_bank: HashMap<u64, u32> = HashMap::new();
-    distinct
-        .into_iter()
-        .map(|a| {
-            let load = per_bank.entry(bank_of(a)).or_insert(0);
-            *load += 1;
-            *load
-        })
+    congestion_in_place(addresses.to_vec(), bank_of)
+}
+
+/// [`congestion`] of addresses it may reorder and overwrite: the distinct addresses (sorted,
+/// deduplicated) become their banks, sorted again, and the longest run of one bank is the
+/// congestion. Two sorts of at most a warp's words and no map: the wavefront and wide-word
+/// models call this once per thread group of every warp access.
+fn congestion_in_place(mut words: Vec<u64>, bank_of: impl Fn(u64) -> u64) -> u32 {
+    words.sort_unstable();
+    words.dedup();
+    for word in &mut words {
+        *word = bank_of(*word);
+    }
+    words.sort_unstable();
+    words
+        .chunk_by(|a, b| a == b)
+        .map(|run| run.len() as u32)
         .max()
         .unwrap_or(0)
 }
@@ -85,7 +89,7 @@ pub fn wide_congestion_of_threads(
             .flatten()
             .flat_map(|&x| (0..sub).map(move |s| x * sub + s))
             .collect();
-        congestion(&words, |w| w % banks)
+        congestion_in_place(words, |w| w % banks)
     };
     let groups = || {
         let group = (banks / sub).max(1) as usize;
@@ -182,5 +186,25 @@ mod tests {
             .collect();
         assert_eq!(&addrs[..10], &[0, 1, 2, 3, 4, 5, 6, 7, 32, 33]);
         assert_eq!(congestion(&addrs, |a| a % 32), 4);
+    }
+
+    proptest::proptest! {
+        /// The congestion is the definition counted another way: for each bank, the distinct
+        /// addresses that fall into it, by pairwise comparison (no sort, no map).
+        #[test]
+        fn congestion_is_the_most_distinct_addresses_in_one_bank(
+            addresses in proptest::collection::vec(0u64..96, 0..40),
+            banks in 1u64..9,
+        ) {
+            let distinct_in = |bank: u64| {
+                addresses
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &a)| a % banks == bank && !addresses[..i].contains(&a))
+                    .count() as u32
+            };
+            let expected = (0..banks).map(distinct_in).max().unwrap_or(0);
+            proptest::prop_assert_eq!(congestion(&addresses, |a| a % banks), expected);
+        }
     }
 }

@@ -4,7 +4,7 @@ way a user would, and the rtl-gen CLI doing the same work per element.
 
 Usage (from the repository root, after scripts/setup.sh):
   .venv/bin/python python/bench/compare.py [--addresses 100000000] [--warps 1000000]
-      [--cli-warps 100000] [--repeat 3]
+      [--cli-warps 100000] [--repeat 3] [--cli PATH]
 
 1. The bank of --addresses random 14-bit word addresses under the XOR paper's bitvector-xor
    hash (k1 = 2, k2 = 8, mask = 7, 32 banks) and under a 5 x 14 xor-matrix:
@@ -35,7 +35,7 @@ import numpy as np
 import rtl_gen
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-CLI = os.path.join(ROOT, "target", "release", "rtl-gen")
+CLI = os.path.join(ROOT, "target", "release", "rtl-gen")  # built by main() unless --cli names one
 
 
 def cpu():
@@ -108,8 +108,13 @@ def main():
     ap.add_argument("--warps", type=int, default=10**6)
     ap.add_argument("--cli-warps", type=int, default=10**5)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--cli", help="a release rtl-gen binary (default: build target/release/rtl-gen)")
     args = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "rtl-gen"], cwd=ROOT, check=True)
+    global CLI
+    if args.cli:
+        CLI = os.path.abspath(args.cli)
+    else:
+        subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "rtl-gen"], cwd=ROOT, check=True)
     load_before = os.getloadavg()
     rng = np.random.default_rng(1)
     rows = []
