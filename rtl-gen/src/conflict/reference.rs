@@ -8,7 +8,7 @@
 
 use super::MAX_LANES;
 use crate::prove::block::BlockUnderProof;
-use crate::prove::reference::{bits_to_hold, input, output, ModuleText, Reference};
+use crate::prove::reference::{bits_to_hold, input, matrix_row, output, ModuleText, Reference};
 use crate::prove::{Plan, ProveError, Strategy};
 use models::{HashConfig, HashConfigObject};
 
@@ -67,16 +67,8 @@ pub fn counter(lanes: u32, config: &HashConfig) -> Reference {
     for i in 0..lanes {
         t.line(format!("wire [{}:0] a{i} = addr_i[{}+:{n}];", n - 1, i * n));
         t.line(format!("wire [{}:0] b{i};", m.max(1) - 1));
-        for (r, row) in rows.iter().enumerate() {
-            let terms: Vec<String> = (0..n)
-                .filter(|b| row >> b & 1 == 1)
-                .map(|b| format!("a{i}[{b}]"))
-                .collect();
-            let xor = if terms.is_empty() {
-                "1'b0".to_string()
-            } else {
-                terms.join(" ^ ")
-            };
+        for (r, &row) in rows.iter().enumerate() {
+            let xor = matrix_row(row, n, &format!("a{i}"));
             t.line(format!("assign b{i}[{r}] = {xor};"));
         }
         let repeats: Vec<String> = (0..i)

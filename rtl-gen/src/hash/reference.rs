@@ -5,7 +5,9 @@
 //! on the manifest's `cfg_i` fields, each assumed within its legal range.
 
 use crate::prove::block::{BlockUnderProof, CfgField};
-use crate::prove::reference::{bits_to_hold, input, output, with_latency, ModuleText, Reference};
+use crate::prove::reference::{
+    bits_to_hold, input, matrix_row, output, with_latency, ModuleText, Reference,
+};
 use crate::prove::{Plan, ProveError, Strategy};
 use models::{HashConfig, HashConfigObject, HashKind};
 
@@ -117,16 +119,8 @@ pub fn hash(h: &HashBlock, cfg_width: u32, latency: u32) -> Result<Reference, St
     let claim = match &h.form {
         HashForm::Fixed(config) => {
             let matrix = config.to_matrix();
-            for (i, row) in matrix.rows().iter().enumerate() {
-                let terms: Vec<String> = (0..n)
-                    .filter(|b| row >> b & 1 == 1)
-                    .map(|b| format!("addr_i[{b}]"))
-                    .collect();
-                let expr = if terms.is_empty() {
-                    "1'b0".to_string()
-                } else {
-                    terms.join(" ^ ")
-                };
+            for (i, &row) in matrix.rows().iter().enumerate() {
+                let expr = matrix_row(row, n, "addr_i");
                 t.line(format!("assign bank_o_d[{i}] = {expr};"));
             }
             format!(

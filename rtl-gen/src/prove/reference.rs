@@ -30,6 +30,20 @@ pub fn bits_to_hold(max: u64) -> u32 {
     (64 - max.leading_zeros()).max(1)
 }
 
+/// One row of a GF(2) matrix times `signal`: the XOR of the bits of `signal` that `row`'s set
+/// bits below `n` select (`addr_i[1] ^ addr_i[3]`), `1'b0` when none.
+pub fn matrix_row(row: u64, n: u32, signal: &str) -> String {
+    let terms: Vec<String> = (0..n)
+        .filter(|b| row >> b & 1 == 1)
+        .map(|b| format!("{signal}[{b}]"))
+        .collect();
+    if terms.is_empty() {
+        "1'b0".to_string()
+    } else {
+        terms.join(" ^ ")
+    }
+}
+
 /// An input port of a reference.
 pub fn input(name: &str, width: u32) -> Port {
     Port {
