@@ -149,6 +149,9 @@ pub struct Probe {
     /// The harness's wire drives the inner one (an undriven input of a replacement module);
     /// otherwise the inner one drives the harness's undriven wire.
     pub drive: bool,
+    /// The properties whose proofs connect it (empty: every property's), so that a property
+    /// that needs no lemma does not depend on the names of the block's registers.
+    pub only_for: Vec<&'static str>,
 }
 
 /// A block's property module and what it needs.
@@ -436,7 +439,11 @@ fn elaborate(harness: &Harness, files: &[PathBuf], property: &Property, pdr: boo
         "hierarchy -top {top}\nproc\nflatten\ncd {top}",
         top = harness.top
     );
-    for (i, probe) in harness.probes.iter().enumerate() {
+    let probes = harness
+        .probes
+        .iter()
+        .filter(|p| p.only_for.is_empty() || p.only_for.contains(&property.name));
+    for (i, probe) in probes.enumerate() {
         // `connect` reads no dotted names: the source is renamed first.
         let (to, from) = if probe.drive {
             (format!("probe_source_{i}"), probe.wire.clone())

@@ -147,18 +147,23 @@ impl Shape {
             .filter(|f| !f.ends_with(&bank_file))
             .cloned()
             .collect();
+        // The data properties' probes of the banks and the grant stage; the map's configuration
+        // for every property (the harness's map instances follow it).
+        let data = vec!["data-lemma", "read-data"];
         let mut probes = vec![];
         for k in 0..self.banks {
             probes.push(Probe {
                 wire: "row_q".into(),
                 source: format!("dut.u_bank{k}.track_row"),
                 drive: true,
+                only_for: data.clone(),
             });
             let w = 8 * self.word_bytes;
             probes.push(Probe {
                 wire: format!("probe_word[{}:{}]", (k + 1) * w - 1, k * w),
                 source: format!("dut.u_bank{k}.word_q"),
                 drive: false,
+                only_for: data.clone(),
             });
         }
         let e = self.lane_entry_bits();
@@ -167,6 +172,7 @@ impl Shape {
                 wire: format!("probe_c_lanes[{}:{}]", (i + 1) * e - 1, i * e),
                 source: format!("dut.c_lane{i}_q"),
                 drive: false,
+                only_for: data.clone(),
             });
         }
         for r in [
@@ -180,6 +186,7 @@ impl Shape {
                 wire: format!("probe_{r}"),
                 source: format!("dut.{r}_q"),
                 drive: false,
+                only_for: data.clone(),
             });
         }
         if self.configurable {
@@ -187,6 +194,7 @@ impl Shape {
                 wire: "probe_cfg".into(),
                 source: "dut.cfg_q".into(),
                 drive: false,
+                only_for: vec![],
             });
         }
         Harness {
