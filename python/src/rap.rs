@@ -236,10 +236,14 @@ impl RapLayout {
         }
     }
 
-    /// `(address, bank)` of an element whose indices are checked below `w`.
+    /// `(address, bank)` of an element whose indices (2, or 4 for 3P) are checked below `w`;
+    /// converted on the stack, as this runs once per element.
     fn convert(&self, index: &[u64]) -> (u64, u32) {
-        let index: Vec<u32> = index.iter().map(|&x| x as u32).collect();
-        self.map.convert(&index)
+        let mut small = [0u32; 4];
+        for (s, &x) in small.iter_mut().zip(index) {
+            *s = x as u32;
+        }
+        self.map.convert(&small[..index.len()])
     }
 
     /// The index arguments, one per dimension, broadcast and checked below `w`.
