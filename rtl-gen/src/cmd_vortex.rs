@@ -354,7 +354,7 @@ fn write_table(args: TableArgs) -> Result<ExitCode, Error> {
     };
     // The table so far after each map, the whole one at the end, in a folder of its own
     // (write_file takes the lock of the file's folder; the build folder's is held).
-    let folder = setup.work.join("table");
+    let folder = OutputFolder::open(&setup.work.join("table"))?;
     let mut write = |records: &[flow::Record]| -> Result<(), Error> {
         rtl_gen::output::write_file(&folder.join("table.md"), text(records).as_bytes())?;
         let json = serde_json::to_string_pretty(records).unwrap_or_else(|e| unreachable!("{e}"));

@@ -15,8 +15,9 @@ use crate::Error;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-/// The maps of every kernel, in the table's order.
-pub const MAPS: [&str; 5] = ["vortex", "modulo", "xor", "best", "rap"];
+/// The maps of every kernel, in the table's order (the checks first: Vortex's own,
+/// modulo and best, then [`NO_BROADCAST`], then the fixed XOR and RAP).
+pub const MAPS: [&str; 5] = ["vortex", "modulo", "best", "xor", "rap"];
 
 /// The map that shows what the broadcast buys, and the kernels it runs.
 pub const NO_BROADCAST: (&str, [&str; 2]) = ("modulo/no-broadcast", ["conv3", "reduce"]);
@@ -96,14 +97,17 @@ pub fn run(
         for map in MAPS {
             plans.push((MapChoice::parse(map)?, kernels.clone()));
         }
-        plans.push((
-            MapChoice::parse(NO_BROADCAST.0)?,
-            kernels
-                .iter()
-                .filter(|k| NO_BROADCAST.1.contains(&k.name.as_str()))
-                .cloned()
-                .collect(),
-        ));
+        plans.insert(
+            3,
+            (
+                MapChoice::parse(NO_BROADCAST.0)?,
+                kernels
+                    .iter()
+                    .filter(|k| NO_BROADCAST.1.contains(&k.name.as_str()))
+                    .cloned()
+                    .collect(),
+            ),
+        );
         for (map, kernels) in plans {
             let plan = Plan {
                 config: config.clone(),
