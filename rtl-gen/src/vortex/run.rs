@@ -2,7 +2,9 @@
 //! simulator first on the library path, its output goes to `run.log`, and the result is read
 //! from it: `PASSED!` (the host program's check against its reference) and exit status 0, the
 //! cycles and instructions (`VORTEX_PROFILING=2`), Vortex's `lmem_perf` counters, and a
-//! generated memory's own line (`rtl-gen lmem: reads=... broadcast_reads=...`).
+//! generated memory's own line (`rtl-gen lmem: reads=... broadcast_reads=...`). A run is kept
+//! with its key (`run.key`): the same simulator, binaries, arguments and DCR writes again read
+//! the kept result instead of simulating again.
 
 use super::kernels::Built;
 use super::rtlsim::Rtlsim;
@@ -84,9 +86,57 @@ pub struct Outcome {
     pub log: PathBuf,
 }
 
+/// The file beside a run's `run.log` that keeps its key and exit status.
+const KEY_FILE: &str = "run.key";
+
 impl Launch<'_> {
-    /// Runs the kernel and reads its result.
+    /// What the run's result depends on: the simulator (its folder is named by its content),
+    /// the runtime, the kernel and host binaries, the arguments and the DCR writes.
+    fn key(&self) -> Result<String, Error> {
+        let mut digest = super::Digest::default();
+        digest.add("rtlsim", self.rtlsim.dir.to_string_lossy().as_bytes());
+        let runtime = self.runtime.join("libvortex.so");
+        for file in [&runtime, &self.built.binary, &self.built.host] {
+            digest.add("file", &fs::read(file).map_err(Error::io(file))?);
+        }
+        digest.add("args", self.args.join(" ").as_bytes());
+        for (addr, value) in &self.dcr_writes {
+            digest.add("dcr", format!("{addr:#x}={value:#x}").as_bytes());
+        }
+        digest.add("plusargs", self.plusargs.join(" ").as_bytes());
+        Ok(digest.to_string())
+    }
+
+    /// The outcome of the same run made before (its key file names this key), if any.
+    fn cached(&self, key: &str) -> Option<Outcome> {
+        let kept = fs::read_to_string(self.dir.join(KEY_FILE)).ok()?;
+        let (kept_key, status) = kept.trim().split_once(' ')?;
+        if kept_key != key {
+            return None;
+        }
+        let status: Option<i32> = status.parse().ok();
+        let log = self.dir.join("run.log");
+        let text = fs::read_to_string(&log).ok()?;
+        Some(Outcome {
+            passed: status == Some(0) && text.lines().any(|l| l.trim() == "PASSED!"),
+            status,
+            counters: counters(&text),
+            lmem: lmem_stats(&text),
+            log,
+        })
+    }
+
+    /// Runs the kernel and reads its result. A run without plusargs (a trace's are kept by
+    /// their own key) is kept in its folder: the same run again reads the kept result.
     pub fn run(&self) -> Result<Outcome, Error> {
+        let key = if self.plusargs.is_empty() {
+            Some(self.key()?)
+        } else {
+            None
+        };
+        if let Some(outcome) = key.as_deref().and_then(|k| self.cached(k)) {
+            return Ok(outcome);
+        }
         super::fresh_folder(&self.dir)?;
         let binary = self.dir.join("kernel.vxbin");
         fs::copy(&self.built.binary, &binary).map_err(Error::io(&self.built.binary))?;
@@ -142,6 +192,10 @@ impl Launch<'_> {
             std::thread::sleep(Duration::from_millis(100));
         };
         let text = fs::read_to_string(&log).map_err(Error::io(&log))?;
+        if let (Some(key), Some(code)) = (&key, status.code()) {
+            let file = self.dir.join(KEY_FILE);
+            fs::write(&file, format!("{key} {code}\n")).map_err(Error::io(&file))?;
+        }
         Ok(Outcome {
             passed: status.success() && text.lines().any(|l| l.trim() == "PASSED!"),
             status: status.code(),
