@@ -505,7 +505,10 @@ fn run_property(
                 },
                 other => other,
             };
-            let cpu = super::yosys::cpu_seconds(&log).map(|c| c + abc_seconds);
+            // ABC prints its own CPU time on its verdict line (ABC's own accounting); without
+            // one (no verdict), its wall-clock time stands in.
+            let abc_cpu = abc_seconds_reported(&abc_log).unwrap_or(abc_seconds);
+            let cpu = super::yosys::cpu_seconds(&log).map(|c| c + abc_cpu);
             (
                 verdict,
                 depth,
@@ -668,6 +671,15 @@ fn read_pdr(log: &str) -> (Verdict, Option<u32>) {
     (Verdict::Undecided { reason }, None)
 }
 
+/// The seconds ABC reports on its verdict line (`Property proved.  Time =     0.24 sec`).
+fn abc_seconds_reported(log: &str) -> Option<f64> {
+    let line = log
+        .lines()
+        .find(|l| l.contains("Property proved") || l.contains("was asserted in frame"))?;
+    let rest = line.split("Time =").nth(1)?;
+    rest.split_whitespace().next()?.parse().ok()
+}
+
 /// Replays ABC's counterexample in Yosys' simulator and writes it as a VCD file; `None` when
 /// the replay fails (the verdict stands; the trace is a convenience).
 fn replay(
@@ -807,6 +819,9 @@ mod tests {
             )
         );
         assert!(matches!(read_pdr("").0, Verdict::Undecided { .. }));
+        assert_eq!(abc_seconds_reported(proved), Some(0.03));
+        assert_eq!(abc_seconds_reported(failed), Some(0.19));
+        assert_eq!(abc_seconds_reported(""), None);
     }
 
     #[test]
