@@ -40,7 +40,7 @@ Examples:
 Exit status: 0 when every mutant is caught or proved harmless, 1 when some survivor is not
 equivalent or undecided, 2 on bad input.")]
 pub struct MutateArgs {
-    /// Block folders written by `rtl-gen hash`, `rap` or `d2ma`.
+    /// Block folders written by `rtl-gen hash`, `rap`, `d2ma` or `conflict`.
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
     /// Most mutants per block (1 to 10000); more sites are sampled, every operator in turn.

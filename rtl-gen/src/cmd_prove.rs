@@ -49,8 +49,8 @@ Examples:
 Exit status: 0 when every proof holds, 1 when one fails or is undecided (the line gives the
 counterexample: inputs, expected, got), 2 on bad input (nothing proved).")]
 pub struct ProveArgs {
-    /// Block folders written by `rtl-gen hash`, `rtl-gen rap` or `rtl-gen d2ma raw-check`
-    /// (with --properties: `rtl-gen smem`).
+    /// Block folders written by `rtl-gen hash`, `rtl-gen rap`, `rtl-gen d2ma raw-check` or
+    /// `rtl-gen conflict` (with --properties: `rtl-gen smem`).
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
     /// Cycles of a loadable converter's bounded proof, instead of the induction (default, where
