@@ -4,7 +4,7 @@
 //! configurable); then a RAP converter (`rtl-gen rap --banks 32`), the D²MA engine
 //! (`rtl-gen d2ma engine`, 8 CTAs x 4 buffers, 128-byte segments), the banked shared memory
 //! the hashers feed ([`shared_memory`]), and the engine with its data path filling a shared
-//! memory, co-simulated end to end ([`system`]); last the bank-conflict counter of a 32-lane warp
+//! memory, co-simulated end to end ([`system`]); last the bank-conflict counter of a 16-lane half-warp
 //! in front of the Fig. 5 hasher (`rtl-gen conflict`).
 
 use crate::block::{self, Block};
@@ -79,7 +79,7 @@ pub fn blocks() -> Vec<FlowBlock> {
     ));
     out.push(FlowBlock::system(system()));
     out.push(FlowBlock::new(
-        crate::conflict::ConflictDesign::paper(),
+        crate::conflict::ConflictDesign::main_job(),
         Default::default(),
     ));
     out

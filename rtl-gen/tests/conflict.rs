@@ -53,6 +53,13 @@ fn a_corrupted_expected_count_fails() {
 }
 
 #[test]
+fn the_main_jobs_counter_is_a_half_warp_behind_figure_5s_hasher() {
+    let d = ConflictDesign::main_job();
+    assert_eq!(d.name(), "conflict_l16_bvxor_n14_b32");
+    assert_eq!(d.count_bits(), 5);
+}
+
+#[test]
 fn the_counter_and_its_hasher_are_pinned() {
     let d = design(4, HashKind::BitwiseXor, 6, 4);
     let plan = ConflictPlan { seed: 1, random: 1 };
