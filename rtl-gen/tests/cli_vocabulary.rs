@@ -280,9 +280,16 @@ fn folder_without_command(dir: &Path) -> Vec<(String, String)> {
                 walk(root, &path, out);
                 continue;
             }
+            // The command line, and its continuation lines where the emitter wraps it at 100
+            // columns (`//   <rest>` right after it), name the spelling: they are left out.
+            let mut in_command = false;
             let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap())
                 .lines()
-                .filter(|l| !l.contains("rtl-gen rap ") && !l.contains("rtl-gen smem "))
+                .filter(|l| {
+                    let command = l.contains("rtl-gen rap ") || l.contains("rtl-gen smem ");
+                    in_command = command || (in_command && l.starts_with("//   "));
+                    !in_command
+                })
                 .collect::<Vec<_>>()
                 .join("\n");
             let name = path.strip_prefix(root).unwrap().display().to_string();
