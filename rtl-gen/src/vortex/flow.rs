@@ -303,7 +303,11 @@ impl<'a> Session<'a> {
         if text != raw {
             std::fs::write(&path, &text).map_err(Error::io(&path))?;
         }
-        let trace = if text.trim().is_empty() {
+        // A kernel without local-memory accesses leaves comment lines only.
+        let accesses = text
+            .lines()
+            .any(|l| !l.trim().is_empty() && !l.starts_with('#'));
+        let trace = if !accesses {
             Trace {
                 accesses: Vec::new(),
             }
