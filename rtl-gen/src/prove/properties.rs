@@ -32,6 +32,7 @@
 //! removing quotes: the work folder's path must hold no spaces.
 
 use super::block::BlockUnderProof;
+use super::yosys::no_verdict;
 use super::ProveError;
 use crate::Error;
 use hdl_util::ExternalTool;
@@ -574,20 +575,6 @@ fn run_property(
         cpu_seconds: cpu,
         script: script_path,
     })
-}
-
-fn no_verdict(name: &str, log: &str, path: &Path) -> Error {
-    let reason = log
-        .lines()
-        .find(|l| l.starts_with("ERROR"))
-        .unwrap_or("no result line")
-        .to_string();
-    ProveError::Yosys {
-        what: name.to_string(),
-        reason,
-        log: path.to_path_buf(),
-    }
-    .into()
 }
 
 /// Finds ABC as Yosys ships it (`$YOSYS_ABC`, else `yosys-abc` on `PATH`).

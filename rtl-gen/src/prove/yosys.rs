@@ -278,7 +278,8 @@ pub fn same_next_state(
     solve(work, name, &script)
 }
 
-fn no_verdict(name: &str, log_text: &str, log: &Path) -> crate::Error {
+/// The error of a Yosys run that ended without a verdict: its first `ERROR` line, and its log.
+pub(super) fn no_verdict(name: &str, log_text: &str, log: &Path) -> crate::Error {
     let reason = log_text
         .lines()
         .find(|l| l.starts_with("ERROR"))
